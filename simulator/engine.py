@@ -1,0 +1,488 @@
+"""The game loop: setup, the four turn steps, the end, and the per-game record.
+
+``play_game`` drives one complete game over the flat state ``S``; every choice goes to the seat's
+strategy through ``ask`` with the legal options ``rules`` enumerated, every chance outcome comes
+from the game's own random streams. ``run_games`` plays a block of games in parallel; game ``i``
+depends only on (root seed, i, settings), so results never depend on threads or chunking.
+
+With ``log_on`` the game also writes one event row per decision or chance outcome, and a copy of
+the state after it, which ``simulator.replay`` turns into the replay log.
+"""
+import numpy as np
+from numba import njit, prange
+
+from strategies.dispatch import MEM_W, choose
+from .board import ISLAND_HEXES, N_HEX, SERPENT_STARTS
+from .jit import hot
+from .rng import randint, seed_streams
+from .rules import (
+    W_SIZE, add_to_hand, apply_move, attack_pending, creature_on_board, defence_back,
+    may_defend, options_creature, options_move, options_place_boat, options_place_explorer,
+    options_play_tile, options_sink, path_to, put_boat, put_creature, reach, resolve_hex,
+    sink, supply_boat, supply_slot, swimmers_in, take_from_hand, whirlpool, place_explorer,
+    MT_SWIMMER, MT_BOAT, W_PATH, W_QUEUE,
+)
+from .state import (
+    B_BOAT, B_DOLPHIN, B_MOVE_SERPENT, B_MOVE_WHALE, B_SHARK, B_VOLCANO, B_WHALE, B_WHIRLPOOL,
+    B_WIND, BACK_COUNTS, BACKS_REMOVED, BOAT_HEX, BOAT_N, BOAT_P, BOATS_ALLOC, CR_GONE, CR_HEX,
+    CR_SLOTS, CUR_SEAT, D_BOARD, D_CREATURE, D_DEFEND, D_MOVE, D_PLACE_BOAT, D_PLACE_EXPLORER,
+    D_PLAY_TILE, D_SINK, D_TAKE_BOAT, DOL_PROT, E_TURN_CAP, E_VOLCANO, END_REASON, END_SEAT,
+    EX_AT, EX_FATE, EX_LOC, EX_PROT, EX_SEAT, EX_SWAM, EX_VALUE, F_SERPENT, F_SHARK,
+    F_SQUID, F_STRANDED, F_WHALE, F_WHIRLPOOL, HEX_BOAT, HEX_TERRAIN, KIND_COUNT, L_BOAT,
+    L_LAND, L_OFF, L_SAFE, L_SEA, L_UNPLACED, LAGOON_SEA, MAX_EX, MAX_OPTS, MAX_SEATS,
+    MAX_TURNS, MP_LEFT, MUST_MOVE, MV_STOP, N_BACKS, N_BOATS, N_KINDS, N_PLAYERS, N_SEATS,
+    N_STREAMS, OPT_W, OVER, P_VALUE, PLAYER_OF, PRIV, PRIV_W, PUB_SIZE, RNG_DICE, RNG_SEAT0,
+    RNG_SETUP, SERPENT, SHARK, SLOT_VALUES, SLOTS, STATE_SIZE, TERRAIN_LEFT, TILE_BACK,
+    TILES_LEFT, TURN, TURNS, WHALE,
+)
+
+# ---- settings vector handed to the compiled core (one int64 array: one signature) ---------
+(ST_PLAYERS, ST_SEATS, ST_LAGOON_SEA, ST_MUST_MOVE, ST_MAX_TURNS) = range(5)
+ST_BOATS = 5                      # 6 cells: boats per seat
+ST_SIDS = ST_BOATS + MAX_SEATS    # 6 cells: strategy id per seat
+ST_SIZE = ST_SIDS + MAX_SEATS
+
+# ---- event log ---------------------------------------------------------------------------
+(EV_LAYOUT, EV_PLACE_EXPLORER, EV_PLACE_BOAT, EV_TURN, EV_PLAY_TILE, EV_MOVE, EV_SINK,
+ EV_ROLL, EV_CREATURE, EV_END) = range(10)
+EV_NAMES = ("layout", "place_explorer", "place_boat", "turn_start", "play_tile", "move", "sink",
+            "roll", "creature", "end")
+EV_W = 10                         # type, seat, turn, then up to 7 fields
+MAX_EV = 8192
+# ctx cells (int64): events written, error code, logging on
+C_NEV, C_ERR, C_LOG = 0, 1, 2
+ERR_BAD_CHOICE, ERR_LOG_FULL = 1, 2
+
+# ---- per-game record ------------------------------------------------------------------------
+REC_GAME = ("players", "seats", "end_reason", "end_seat", "turns", "tiles_removed")
+REC_SEAT = ("score", "rescued", "rescued_value", "lost", "turns", "lost_serpent", "lost_shark",
+            "lost_whale", "lost_whirlpool", "lost_squid", "lost_stranded")
+R_BACKS = len(REC_GAME)
+R_SEAT0 = R_BACKS + N_BACKS
+REC_W = R_SEAT0 + MAX_SEATS * len(REC_SEAT)
+_RS = len(REC_SEAT)
+
+
+@hot
+def log_event(S, ctx, ev, snaps, etype, seat, a, b, c, d, e, f, g):
+    if ctx[C_LOG] == 0:
+        return
+    i = ctx[C_NEV]
+    if i >= ev.shape[0]:
+        ctx[C_ERR] = ERR_LOG_FULL
+        return
+    ev[i, 0] = etype
+    ev[i, 1] = seat
+    ev[i, 2] = S[TURN]
+    ev[i, 3] = a
+    ev[i, 4] = b
+    ev[i, 5] = c
+    ev[i, 6] = d
+    ev[i, 7] = e
+    ev[i, 8] = f
+    ev[i, 9] = g
+    for j in range(S.shape[0]):
+        snaps[i, j] = S[j]
+    ctx[C_NEV] = i + 1
+
+
+@hot
+def ask(S, st, rng, ctx, mem, seat, kind, opts, n):
+    """Ask the seat's strategy to pick one of ``n`` legal options. It sees only the public part
+    of the state and its own private row (R11). One option needs no question."""
+    if n <= 1:
+        return 0
+    pub = S[:PUB_SIZE]
+    mine = S[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W]
+    k = choose(st[ST_SIDS + seat], pub, mine, seat, kind, opts, n,
+               rng[RNG_SEAT0 + seat:RNG_SEAT0 + seat + 1], mem[seat])
+    if k < 0 or k >= n:
+        ctx[C_ERR] = ERR_BAD_CHOICE
+        return 0
+    return k
+
+
+# ============================================================================ setup
+@hot
+def new_game(S, st, rng):
+    """B4.1: empty pieces, serpents on their starts, tiles shuffled onto the island."""
+    for i in range(S.shape[0]):
+        S[i] = 0
+    nseats = st[ST_SEATS]
+    S[N_SEATS] = nseats
+    S[N_PLAYERS] = st[ST_PLAYERS]
+    S[LAGOON_SEA] = st[ST_LAGOON_SEA]
+    S[MUST_MOVE] = st[ST_MUST_MOVE]
+    S[MAX_TURNS] = st[ST_MAX_TURNS]
+    for s in range(MAX_SEATS):
+        S[PLAYER_OF + s] = s % st[ST_PLAYERS] if s < nseats else -1
+        S[BOATS_ALLOC + s] = st[ST_BOATS + s] if s < nseats else 0
+    for e in range(MAX_EX):
+        S[EX_AT + e] = -1
+        S[EX_PROT + e] = -1
+        seat = e // SLOTS
+        S[EX_SEAT + e] = seat
+        if seat < nseats:
+            slot = e % SLOTS
+            S[EX_LOC + e] = L_UNPLACED
+            S[EX_VALUE + e] = SLOT_VALUES[slot]
+            S[PRIV + seat * PRIV_W + P_VALUE + slot] = SLOT_VALUES[slot]
+        else:
+            S[EX_LOC + e] = L_OFF
+    for b in range(N_BOATS):
+        S[BOAT_HEX + b] = -1
+        for i in range(3):
+            S[BOAT_P + 3 * b + i] = -1
+    for kind in range(N_KINDS):
+        for k in range(CR_SLOTS):
+            S[CR_HEX + kind * CR_SLOTS + k] = -1 if k < KIND_COUNT[kind] else CR_GONE
+    for k in range(CR_SLOTS):
+        S[DOL_PROT + k] = -1
+    for h in range(N_HEX):
+        S[HEX_TERRAIN + h] = -1
+        S[HEX_BOAT + h] = -1
+        S[TILE_BACK + h] = -1
+    for k in range(5):
+        put_creature(S, SERPENT, k, SERPENT_STARTS[k])
+    # the 40 tiles in a fixed order, then a Fisher-Yates shuffle from the setup stream
+    n = 0
+    for back in range(N_BACKS):
+        for terrain in range(3):
+            for _ in range(BACK_COUNTS[back, terrain]):
+                S[HEX_TERRAIN + ISLAND_HEXES[n]] = terrain
+                S[TILE_BACK + ISLAND_HEXES[n]] = back
+                n += 1
+    for i in range(n - 1, 0, -1):
+        j = randint(rng, RNG_SETUP, i + 1)
+        hi = ISLAND_HEXES[i]
+        hj = ISLAND_HEXES[j]
+        t = S[HEX_TERRAIN + hi]
+        S[HEX_TERRAIN + hi] = S[HEX_TERRAIN + hj]
+        S[HEX_TERRAIN + hj] = t
+        t = S[TILE_BACK + hi]
+        S[TILE_BACK + hi] = S[TILE_BACK + hj]
+        S[TILE_BACK + hj] = t
+    S[TILES_LEFT] = n
+    for back in range(N_BACKS):
+        for terrain in range(3):
+            S[TERRAIN_LEFT + terrain] += BACK_COUNTS[back, terrain]
+
+
+@hot
+def place_pieces(S, st, rng, ctx, mem, opts, ev, snaps):
+    """B4.3 then B4.4: explorers one at a time in seat order, then boats one at a time in seat
+    order, skipping seats whose allocation is placed (X1.4)."""
+    nseats = S[N_SEATS]
+    remaining = 0
+    for e in range(MAX_EX):
+        if S[EX_LOC + e] == L_UNPLACED:
+            remaining += 1
+    while remaining > 0:
+        for seat in range(nseats):
+            n = options_place_explorer(S, seat, opts, 1)
+            if n == 0:
+                continue
+            k = ask(S, st, rng, ctx, mem, seat, D_PLACE_EXPLORER, opts, n)
+            e = seat * SLOTS + opts[k, 0]
+            place_explorer(S, e, L_LAND, opts[k, 1])
+            remaining -= 1
+            log_event(S, ctx, ev, snaps, EV_PLACE_EXPLORER, seat, e, opts[k, 1], 0, 0, 0, 0, 0)
+    boat = 0
+    for rnd in range(3):
+        for seat in range(nseats):
+            if S[BOATS_ALLOC + seat] <= rnd:
+                continue
+            n = options_place_boat(S, opts)
+            if n == 0:
+                continue
+            k = ask(S, st, rng, ctx, mem, seat, D_PLACE_BOAT, opts, n)
+            put_boat(S, boat, opts[k, 0])
+            log_event(S, ctx, ev, snaps, EV_PLACE_BOAT, seat, boat, opts[k, 0], 0, 0, 0, 0, 0)
+            boat += 1
+
+
+# ============================================================================ turn steps
+@hot
+def end_game(S, reason, seat):
+    S[OVER] = 1
+    S[END_REASON] = reason
+    S[END_SEAT] = seat
+
+
+@hot
+def step_play_tile(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
+    """Step 1 (B5.1): optionally play one red tile from the hand."""
+    n = options_play_tile(S, W, seat, opts)
+    if n <= 1:
+        return
+    k = ask(S, st, rng, ctx, mem, seat, D_PLAY_TILE, opts, n)
+    back = opts[k, 0]
+    if back < 0:
+        return
+    piece = opts[k, 1]
+    dest = opts[k, 2]
+    take_from_hand(S, seat, back)
+    path[0] = dest
+    path[1] = -1
+    path[2] = -1
+    if back == B_DOLPHIN:                     # B3.6, R7, R12, R13
+        e = piece
+        reach(S, W, MT_SWIMMER, S[EX_AT + e], 3)
+        m = path_to(W, dest, path)
+        for i in range(m):
+            x = path[i]
+            if x >= 133:
+                place_explorer(S, e, L_SAFE, x)
+                break
+            place_explorer(S, e, L_SEA, x)
+            if resolve_hex(S, x) > 0 and S[EX_LOC + e] != L_SEA:
+                break
+        S[EX_SWAM + e] = 1
+    elif back == B_WIND:                      # B3.7, R12
+        b = piece
+        reach(S, W, MT_BOAT, S[BOAT_HEX + b], 3)
+        m = path_to(W, dest, path)
+        for i in range(m):
+            put_boat(S, b, path[i])
+            resolve_hex(S, path[i])
+            if S[BOAT_HEX + b] != path[i]:
+                break
+    else:                                     # B3.8-B3.10: to an unoccupied hex, no attack
+        put_creature(S, back - B_MOVE_SERPENT, piece, dest)
+    log_event(S, ctx, ev, snaps, EV_PLAY_TILE, seat, back, piece, path[0], path[1], path[2], 0, 0)
+
+
+@hot
+def step_move(S, st, rng, ctx, mem, opts, ev, snaps, seat):
+    """Step 2 (B5.2): up to 3 movement points, one at a time."""
+    S[MP_LEFT] = 3
+    while S[MP_LEFT] > 0:
+        n = options_move(S, seat, opts)
+        k = ask(S, st, rng, ctx, mem, seat, D_MOVE, opts, n)
+        if opts[k, 0] == MV_STOP:
+            break
+        apply_move(S, seat, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+        S[MP_LEFT] -= 1
+        log_event(S, ctx, ev, snaps, EV_MOVE, seat, opts[k, 0], opts[k, 1], opts[k, 2],
+                  opts[k, 3], 0, 0, 0)
+    S[MP_LEFT] = 0
+
+
+@hot
+def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
+    """Step 3 (B5.3-B5.7): sink an eligible tile and resolve a green back or keep a red one."""
+    n = options_sink(S, opts)
+    if n == 0:
+        return
+    k = ask(S, st, rng, ctx, mem, seat, D_SINK, opts, n)
+    h = opts[k, 0]
+    terrain = S[HEX_TERRAIN + h]
+    back = sink(S, h)
+    path[0] = -1
+    path[1] = -1
+    path[2] = -1
+    taken = -1
+    if back == B_VOLCANO:                     # B5.7 / B7.1
+        end_game(S, E_VOLCANO, seat)
+    elif back == B_WHALE:                     # B3.1: swimmers unharmed
+        slot = supply_slot(S, WHALE)
+        if slot >= 0:
+            put_creature(S, WHALE, slot, h)
+            resolve_hex(S, h)
+    elif back == B_SHARK:                     # B3.2: every swimmer there is eaten
+        slot = supply_slot(S, SHARK)
+        if slot >= 0:
+            put_creature(S, SHARK, slot, h)
+            resolve_hex(S, h)
+    elif back == B_BOAT:                      # B3.3, R5, R6
+        b = supply_boat(S)
+        if b < 0:
+            m = 0
+            for x in range(N_BOATS):
+                if S[BOAT_HEX + x] >= 0 and S[BOAT_N + x] == 0:
+                    opts[m, 0] = x
+                    m += 1
+            if m > 0:
+                b = opts[ask(S, st, rng, ctx, mem, seat, D_TAKE_BOAT, opts, m), 0]
+                taken = b
+        if b >= 0:
+            put_boat(S, b, h)
+            swim = W[W_QUEUE:W_QUEUE + MAX_EX]
+            m = swimmers_in(S, h, swim)
+            if m <= 3:
+                for i in range(m):
+                    path[i] = swim[i]
+            else:
+                # the revealer chooses which three board, one at a time
+                for j in range(3):
+                    cnt = 0
+                    for i in range(m):
+                        if swim[i] >= 0:
+                            opts[cnt, 0] = swim[i]
+                            cnt += 1
+                    pick = opts[ask(S, st, rng, ctx, mem, seat, D_BOARD, opts, cnt), 0]
+                    path[j] = pick
+                    for i in range(m):
+                        if swim[i] == pick:
+                            swim[i] = -1
+            for i in range(3):
+                if path[i] >= 0:
+                    place_explorer(S, path[i], L_BOAT, b)
+            resolve_hex(S, h)
+    elif back == B_WHIRLPOOL:                 # B3.4
+        whirlpool(S, h)
+    else:                                     # red and red-X backs go to the hand (B5.6)
+        add_to_hand(S, seat, back, terrain)
+    log_event(S, ctx, ev, snaps, EV_SINK, seat, h, back, path[0], path[1], path[2], taken, 0)
+
+
+@hot
+def move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, slot, dest):
+    """Die move of one creature (B6.8-B6.12, R12, R16): walk the path, open the defence window
+    if an attack is pending, then resolve the hex (B6.7)."""
+    start = S[CR_HEX + kind * CR_SLOTS + slot]
+    path[0] = -1
+    path[1] = -1
+    path[2] = -1
+    m = 0
+    if dest != start:
+        mt = kind                              # MT_SERPENT/SHARK/WHALE equal the kind numbers
+        reach(S, W, mt, start, 3)
+        m = path_to(W, dest, path)
+        put_creature(S, kind, slot, dest)
+    defender = -1
+    if m > 0 and attack_pending(S, kind, dest):
+        nseats = S[N_SEATS]
+        for j in range(1, nseats):
+            other = (seat + j) % nseats
+            if may_defend(S, other, seat, kind, dest):
+                opts[0, 0] = 0
+                opts[1, 0] = 1
+                if opts[ask(S, st, rng, ctx, mem, other, D_DEFEND, opts, 2), 0] == 1:
+                    take_from_hand(S, other, defence_back(kind))
+                    put_creature(S, kind, slot, CR_GONE)
+                    defender = other
+                    break
+    if m > 0:
+        resolve_hex(S, dest)
+    log_event(S, ctx, ev, snaps, EV_CREATURE, seat, kind, slot, path[0], path[1], path[2],
+              defender, 0)
+
+
+@hot
+def step_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
+    """Step 4 (B5.4): roll the creature die and move one creature of that kind."""
+    kind = randint(rng, RNG_DICE, 6) // 2      # B1.6: 2 serpent, 2 shark, 2 whale faces
+    log_event(S, ctx, ev, snaps, EV_ROLL, seat, kind, 0, 0, 0, 0, 0, 0)
+    if not creature_on_board(S, kind):
+        return
+    maxd = kind + 1                            # serpent 1, shark 2, whale 3
+    n = options_creature(S, W, kind, maxd, S[MUST_MOVE] != 0, opts, 0)
+    if n == 0:                                 # R21: a zero move is legal when nothing can move
+        n = options_creature(S, W, kind, maxd, False, opts, 0)
+    k = ask(S, st, rng, ctx, mem, seat, D_CREATURE, opts, n)
+    move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, opts[k, 1],
+                  opts[k, 2])
+
+
+@hot
+def play_turn(S, st, rng, ctx, mem, W, opts, path, ev, snaps):
+    seat = S[CUR_SEAT]
+    S[TURN] += 1
+    S[TURNS + seat] += 1
+    for e in range(MAX_EX):
+        S[EX_SWAM + e] = 0
+    log_event(S, ctx, ev, snaps, EV_TURN, seat, 0, 0, 0, 0, 0, 0, 0)
+    step_play_tile(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat)
+    step_move(S, st, rng, ctx, mem, opts, ev, snaps, seat)
+    step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat)
+    if S[OVER] != 0:
+        return
+    step_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat)
+    if S[TURN] >= S[MAX_TURNS]:               # R10
+        end_game(S, E_TURN_CAP, seat)
+        return
+    S[CUR_SEAT] = (seat + 1) % S[N_SEATS]
+
+
+@hot
+def play_game(S, st, rng, ctx, mem, W, opts, ev, snaps, root, game):
+    """One complete game, from the seeds to the final position."""
+    seed_streams(rng, root, game)
+    new_game(S, st, rng)
+    log_event(S, ctx, ev, snaps, EV_LAYOUT, -1, 0, 0, 0, 0, 0, 0, 0)
+    path = W[W_PATH:W_PATH + 3]
+    place_pieces(S, st, rng, ctx, mem, opts, ev, snaps)
+    while S[OVER] == 0 and ctx[C_ERR] == 0:
+        play_turn(S, st, rng, ctx, mem, W, opts, path, ev, snaps)
+    for e in range(MAX_EX):                   # B7.2: whoever is not on an isle is stranded
+        loc = S[EX_LOC + e]
+        if loc == L_LAND or loc == L_BOAT or loc == L_SEA:
+            S[EX_FATE + e] = F_STRANDED
+    log_event(S, ctx, ev, snaps, EV_END, S[END_SEAT], S[END_REASON], 0, 0, 0, 0, 0, 0)
+
+
+@hot
+def write_record(S, row):
+    """The per-game row (names in ``REC_GAME``/``REC_SEAT``); absent seats are -1."""
+    nseats = S[N_SEATS]
+    for i in range(row.shape[0]):
+        row[i] = -1
+    row[0] = S[N_PLAYERS]
+    row[1] = nseats
+    row[2] = S[END_REASON]
+    row[3] = S[END_SEAT]
+    row[4] = S[TURN]
+    total = 0
+    for b in range(N_BACKS):
+        row[R_BACKS + b] = S[BACKS_REMOVED + b]
+        total += S[BACKS_REMOVED + b]
+    row[5] = total
+    for s in range(nseats):
+        base = R_SEAT0 + s * _RS
+        for i in range(_RS):
+            row[base + i] = 0
+        row[base + 4] = S[TURNS + s]
+    for e in range(MAX_EX):
+        s = e // SLOTS
+        if s >= nseats or S[EX_LOC + e] == L_OFF:
+            continue
+        base = R_SEAT0 + s * _RS
+        fate = S[EX_FATE + e]
+        if S[EX_LOC + e] == L_SAFE:
+            row[base + 0] += S[EX_VALUE + e]
+            row[base + 1] += 1
+            row[base + 2] += S[EX_VALUE + e]
+        elif fate > 0:
+            row[base + 3] += 1
+            row[base + 4 + fate] += 1     # lost_serpent .. lost_stranded follow F_* order
+
+
+@njit(cache=True, parallel=True)
+def run_games(st, root, first, count, out, err):
+    """Play games ``first .. first+count-1`` of root seed ``root`` into ``out`` rows."""
+    for j in prange(count):
+        S = np.empty(STATE_SIZE, np.int32)
+        rng = np.empty(N_STREAMS, np.uint64)
+        ctx = np.zeros(3, np.int64)
+        mem = np.zeros((MAX_SEATS, MEM_W), np.float64)
+        W = np.empty(W_SIZE, np.int32)
+        opts = np.empty((MAX_OPTS, OPT_W), np.int32)
+        ev = np.empty((1, EV_W), np.int32)
+        snaps = np.empty((1, 1), np.int32)
+        play_game(S, st, rng, ctx, mem, W, opts, ev, snaps, root, first + j)
+        write_record(S, out[j])
+        err[j] = ctx[C_ERR]
+
+
+@njit(cache=True)
+def replay_game(st, root, game, ev, snaps, S):
+    """Play one game with the event log on; returns (events written, error code)."""
+    rng = np.empty(N_STREAMS, np.uint64)
+    ctx = np.zeros(3, np.int64)
+    ctx[C_LOG] = 1
+    mem = np.zeros((MAX_SEATS, MEM_W), np.float64)
+    W = np.empty(W_SIZE, np.int32)
+    opts = np.empty((MAX_OPTS, OPT_W), np.int32)
+    play_game(S, st, rng, ctx, mem, W, opts, ev, snaps, root, game)
+    return ctx[C_NEV], ctx[C_ERR]

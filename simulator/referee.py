@@ -1,0 +1,1402 @@
+"""The referee: an independent, plain-Python re-check of one replay log against docs/RULES.md.
+
+It is written from the rules text and the log format (docs/replay-log.md) alone; it imports
+nothing from the engine and reads only ``data/board.json`` from the package. ``check(log)``
+rebuilds the game from the log's ``settings``, ``tiles`` and ``explorers`` and walks its
+``events`` in order. For every event it
+
+(a) checks that the decision or chance outcome is legal in the position the referee holds,
+(b) applies it and computes every consequence itself (at-rest rule, green tiles, defence, ...),
+(c) compares its own position with the event's ``after`` snapshot,
+
+and at the end checks the ``record`` against its own final position. The first disagreement is
+returned as a :class:`Discrepancy` naming the rule id (RULES.md) that the failed check or the
+mis-computed consequence belongs to; ``None`` means the log agrees with the rules everywhere.
+
+Conventions of the returned :class:`Discrepancy`:
+
+* ``event`` is the index of the offending event; ``-1`` for a problem in the log's header
+  (settings, tiles, explorers) or in its final ``record`` (the message then starts with
+  ``header:`` or ``record:``).
+* ``turn`` is the number of seat-turns begun so far in the referee's position.
+* ``seat`` is the event's acting seat as logged (``-1`` if none); for the record, the seat whose
+  column is wrong (or -1).
+* ``rule`` is a RULES.md id (``B6.5``, ``R15``, ...), or ``format`` when the log itself is
+  malformed (missing fields, unknown event type, wrong event index), or ``X`` when the log uses a
+  setting the referee does not implement yet (only the base game B1-B8 and R1-R21 are covered).
+
+Extending to the X rules: settings are parsed into :class:`Variant`; each rule area is one method
+of :class:`Position` (``_resolve_hex``, ``_sink_eligible``, ``_green_*``, ``_creature_*``,
+``_end_*`` ...), so an expansion adds a flag to ``Variant`` and a branch or a new method there.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Discrepancy", "Position", "Variant", "check", "check_file", "BOARD"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Constants from RULES.md
+# ---------------------------------------------------------------------------------------------
+
+SLOT_VALUES = (1, 1, 1, 2, 2, 3, 3, 4, 5, 6)           # B1.2
+TERRAINS = ("beach", "forest", "mountain")              # B1.1, B5.5 order
+BACKS = ("whale", "shark", "boat", "whirlpool", "volcano", "dolphin", "wind",
+         "move_serpent", "move_shark", "move_whale", "defend_shark", "defend_whale")
+BACK_INDEX = {b: k for k, b in enumerate(BACKS)}
+# B3.1-B3.12: tiles per back on (beach, forest, mountain) and the rule id of each back
+BACK_TABLE = {
+    "whale": ((3, 2, 0), "B3.1"), "shark": ((3, 2, 1), "B3.2"), "boat": ((1, 3, 0), "B3.3"),
+    "whirlpool": ((0, 2, 4), "B3.4"), "volcano": ((0, 0, 1), "B3.5"),
+    "dolphin": ((3, 1, 0), "B3.6"), "wind": ((2, 0, 0), "B3.7"),
+    "move_serpent": ((1, 1, 0), "B3.8"), "move_shark": ((1, 1, 0), "B3.9"),
+    "move_whale": ((1, 1, 0), "B3.10"), "defend_shark": ((1, 1, 1), "B3.11"),
+    "defend_whale": ((0, 2, 1), "B3.12"),
+}
+BACK_RULE = {b: r for b, (_, r) in BACK_TABLE.items()}
+GREEN = frozenset(("whale", "shark", "boat", "whirlpool", "volcano"))
+DEFENCE = frozenset(("defend_shark", "defend_whale"))
+MOVE_TILES = {"move_serpent": "serpent", "move_shark": "shark", "move_whale": "whale"}
+
+KINDS = ("serpent", "shark", "whale", "dolphin", "squid")
+KIND_COUNT = {"serpent": 5, "shark": 6, "whale": 5, "dolphin": 4, "squid": 5}   # B1.3, B1.4, B1.7
+BASE_KINDS = ("serpent", "shark", "whale")
+DIE_FACES = ("serpent", "shark", "whale")               # B1.6
+DIE_REACH = {"serpent": 1, "shark": 2, "whale": 3}       # B6.8-B6.10
+DIE_RULE = {"serpent": "B6.8", "shark": "B6.9", "whale": "B6.10"}
+N_BOATS = 12                                            # B1.5
+BOAT_CAPACITY = 3                                       # B1.5
+MP_PER_TURN = 3                                         # B5.2
+CAUSES = ("serpent", "shark", "whale", "whirlpool", "squid")
+LOC_KINDS = ("land", "boat", "sea", "safe", "lost", "unplaced")
+SUPPLY, GONE = -1, -2                                   # creature / boat hex codes
+MAX_SEATS = 6
+
+CAUSE_RULE = {"serpent": "B6.7", "shark": "B6.7", "whale": "B6.7", "whirlpool": "B3.4",
+              "squid": "X7.4"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Board (B2)
+# ---------------------------------------------------------------------------------------------
+
+def _load_board_json() -> dict:
+    path = Path(__file__).resolve().parent / "data" / "board.json"
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+class Board:
+    """B2: hexes (offset even-r), neighbours, island, lagoon, serpent starts, safe isles."""
+
+    ISLE_NAMES = ("NW", "NE", "SW", "SE")
+
+    def __init__(self, data: dict):
+        self.rc = [tuple(rc) for rc in data["hexes"]]
+        self.n_hex = len(self.rc)
+        index = {rc: i for i, rc in enumerate(self.rc)}
+        self.index = index
+
+        def around(r: int, c: int):
+            # board.json "coordinates": even rows are shifted half a hex right
+            if r % 2 == 0:
+                cand = ((r, c - 1), (r, c + 1), (r - 1, c), (r - 1, c + 1), (r + 1, c), (r + 1, c + 1))
+            else:
+                cand = ((r, c - 1), (r, c + 1), (r - 1, c - 1), (r - 1, c), (r + 1, c - 1), (r + 1, c))
+            return tuple(index[x] for x in cand if x in index)
+
+        self.neighbours = [around(r, c) for r, c in self.rc]
+        self.adjacent = [frozenset(n) for n in self.neighbours]
+        self.island = frozenset(index[tuple(rc)] for rc in data["island"])
+        self.lagoon = index[tuple(data["lagoon"])]
+        self.serpent_starts = [index[tuple(rc)] for rc in data["serpent_starts"]]
+        self.isle0 = self.n_hex                 # location codes 133..136 are the safe isles
+        self.isle_access: dict[int, tuple[int, ...]] = {}
+        self.access: dict[int, int] = {}        # access hex -> isle code (B2.2)
+        for k, name in enumerate(self.ISLE_NAMES):
+            code = self.isle0 + k
+            hexes = tuple(index[tuple(rc)] for rc in data["safe_isles"][name])
+            self.isle_access[code] = hexes
+            for h in hexes:
+                self.access[h] = code
+        assert self.n_hex == data["counts"]["hexes"] and len(self.island) == data["counts"]["island"]
+        for h in range(self.n_hex):             # the neighbour rule must be symmetric
+            assert all(h in self.adjacent[n] for n in self.neighbours[h])
+
+    def is_hex(self, loc) -> bool:
+        return type(loc) is int and 0 <= loc < self.n_hex
+
+    def is_isle(self, loc) -> bool:
+        return type(loc) is int and self.isle0 <= loc < self.isle0 + len(self.ISLE_NAMES)
+
+    def name(self, loc) -> str:
+        """Readable name of a location code: ``(r,c)`` for a hex, ``isle NW`` for an isle."""
+        if self.is_hex(loc):
+            r, c = self.rc[loc]
+            return f"({r},{c})"
+        if self.is_isle(loc):
+            return f"isle {self.ISLE_NAMES[loc - self.isle0]}"
+        return repr(loc)
+
+
+BOARD = Board(_load_board_json())
+
+
+# ---------------------------------------------------------------------------------------------
+# Result and internal failure
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Discrepancy:
+    """The first point where a log disagrees with the rules (see the module docstring)."""
+    event: int
+    turn: int
+    seat: int
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        where = "record/header" if self.event < 0 else f"event {self.event}"
+        return f"[{self.rule}] {where}, turn {self.turn}, seat {self.seat}: {self.message}"
+
+
+class Fail(Exception):
+    """Raised inside the referee when a check fails; turned into a Discrepancy by check()."""
+
+    def __init__(self, rule: str, message: str, seat: int | None = None):
+        super().__init__(f"[{rule}] {message}")
+        self.rule = rule
+        self.message = message
+        self.seat = seat
+
+
+def _int(x) -> bool:
+    return type(x) is int
+
+
+# ---------------------------------------------------------------------------------------------
+# Settings
+# ---------------------------------------------------------------------------------------------
+
+_KNOWN_SETTINGS = {"players", "seats", "player_of_seat", "boats_per_seat", "lagoon_is_sea",
+                   "creatures_must_move", "max_turns"}
+# settings that do not change what is legal in a game (B7.3 tie-break is applied afterwards)
+_IGNORED_SETTINGS = {"strategies", "tie_break", "tiebreak"}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The rules in force, parsed from the log's ``settings`` (B4.5, X1.5, R1, R2/R21, R10)."""
+    players: int
+    seats: int
+    player_of_seat: tuple[int, ...]
+    boats_per_seat: tuple[int, ...]
+    lagoon_is_sea: bool = True          # R1
+    creatures_must_move: bool = False   # R2 / R21
+    max_turns: int = 400                # R10
+    kinds_in_play: tuple[str, ...] = BASE_KINDS
+
+    @classmethod
+    def from_settings(cls, s) -> "Variant":
+        if not isinstance(s, dict):
+            raise Fail("format", "settings missing or not an object")
+        for key, value in s.items():
+            if key not in _KNOWN_SETTINGS | _IGNORED_SETTINGS \
+                    and value not in (None, False, 0, "", [], {}):
+                raise Fail("X", f"setting {key}={value!r} is not implemented by the referee "
+                                f"(base game only)")
+        players = s.get("players")
+        if players in (5, 6):
+            raise Fail("X", f"{players} players (X1) are not implemented by the referee yet")
+        if players not in (2, 3, 4):
+            raise Fail("B4.5", f"players must be 2, 3 or 4, found {players!r}")
+        seats = 4 if players == 2 else players
+        if s.get("seats", seats) != seats:
+            raise Fail("B4.5", f"{players} players sit as {seats} seats, found seats={s.get('seats')}")
+        pos = tuple(k % players for k in range(seats))
+        if tuple(s.get("player_of_seat", pos)) != pos:
+            raise Fail("B4.5", f"player_of_seat expected {list(pos)}, found {s.get('player_of_seat')}")
+        boats = tuple(s.get("boats_per_seat") or (2,) * seats)
+        if len(boats) != seats or any(not _int(b) or not 0 <= b <= 3 for b in boats) \
+                or sum(boats) > N_BOATS:
+            raise Fail("X1.5", f"boats_per_seat must be {seats} numbers 0-3 totalling at most "
+                               f"{N_BOATS}, found {list(boats)}")
+        max_turns = s.get("max_turns", 400)
+        if not _int(max_turns) or max_turns < 1:
+            raise Fail("R10", f"max_turns must be a positive integer, found {max_turns!r}")
+        return cls(players=players, seats=seats, player_of_seat=pos, boats_per_seat=boats,
+                   lagoon_is_sea=bool(s.get("lagoon_is_sea", True)),
+                   creatures_must_move=bool(s.get("creatures_must_move", False)),
+                   max_turns=max_turns)
+
+
+# ---------------------------------------------------------------------------------------------
+# The position
+# ---------------------------------------------------------------------------------------------
+
+class Position:
+    """The referee's own game position, kept in the same shape as the log's ``after`` snapshot.
+
+    ``ex_rows`` / ``boat_rows`` / ``creatures`` / ``hands`` / ``fates`` are exactly the
+    snapshot's lists and dicts, mutated in place, so that comparing with ``after`` is a plain
+    equality test in the common case.
+    """
+
+    # phases of the game: what kind of event may come next
+    LAYOUT, EXPLORERS, BOATS, BETWEEN, STEP, ROLL, CREATURE, VOLCANO, OVER = range(9)
+
+    def __init__(self, settings, tiles, explorers, board: Board = BOARD):
+        self.board = board
+        self.v = Variant.from_settings(settings)
+        n = self.v.seats
+        # tiles (B4.1, B1.1, B3)
+        self.terrain_of: dict[int, int] = {}
+        self.back_of: dict[int, str] = {}
+        self._read_tiles(tiles)
+        # explorers (B1.2)
+        self.ex_seat: dict[int, int] = {}
+        self.ex_value: dict[int, int] = {}
+        self._read_explorers(explorers)
+        ids = sorted(self.ex_seat)
+        self.ex_rows = [[e, "unplaced", -1] for e in ids]
+        self.ex = {row[0]: row for row in self.ex_rows}          # id -> its row (shared)
+        self.fates: dict[str, str] = {}
+        self.swam: set[int] = set()                               # used its sea hex (B6.5, R13)
+        # boats (B1.5)
+        self.boat_rows = [[SUPPLY, []] for _ in range(N_BOATS)]
+        self.boat_at: dict[int, int] = {}                         # hex -> boat
+        # creatures (B1.3, B1.4); kinds not in play stay in the supply
+        self.creatures = {k: [SUPPLY] * KIND_COUNT[k] for k in KINDS}
+        # land tiles still on the board: hex -> terrain index
+        self.land: dict[int, int] = {}
+        self.hands = [[0] * len(BACKS) for _ in range(n)]
+        # turn bookkeeping
+        self.phase = self.LAYOUT
+        self.turn = 0
+        self.turns_of = [0] * n
+        self.seat = -1                # seat whose turn it is (R18)
+        self.last_placer = n - 1      # B4.3 / B4.4 / X1.4: placement goes round from seat 0
+        self.boats_placed = [0] * n
+        self.next_boat = 0
+        self.mp_used = 0
+        self.tile_played = False
+        self.face: str | None = None
+        self.removed_backs = {b: 0 for b in BACKS}
+        self.tiles_removed = 0
+        self.end_reason: str | None = None
+        self.end_seat = -1
+        self.tags: dict = {}          # entity -> rule id of the consequence that last changed it
+
+    # -------------------------------------------------------------------- header (B4.1, B1)
+    def _read_tiles(self, tiles):
+        """B4.1, B1.1, B3.1-B3.12: 40 tiles, one per island hex, with the published backs."""
+        b = self.board
+        if not isinstance(tiles, list):
+            raise Fail("format", "tiles missing or not a list")
+        counts = {}
+        for t in tiles:
+            h = t.get("hex")
+            if h not in b.island:
+                raise Fail("B4.1", f"tile on {b.name(h)}, which is not an island hex")
+            if h in self.terrain_of:
+                raise Fail("B4.1", f"two tiles on {b.name(h)}")
+            if "rc" in t and tuple(t["rc"]) != b.rc[h]:
+                raise Fail("format", f"tile hex {h} has rc {t['rc']}, board.json says {list(b.rc[h])}")
+            terrain, back = t.get("terrain"), t.get("back")
+            if terrain not in TERRAINS or back not in BACK_INDEX:
+                raise Fail("B3", f"tile on {b.name(h)} has terrain {terrain!r} / back {back!r}")
+            self.terrain_of[h] = TERRAINS.index(terrain)
+            self.back_of[h] = back
+            counts[back, terrain] = counts.get((back, terrain), 0) + 1
+        if len(self.terrain_of) != len(b.island):
+            raise Fail("B1.1", f"expected {len(b.island)} tiles, found {len(self.terrain_of)}")
+        for back, (per_terrain, rule) in BACK_TABLE.items():
+            for k, terrain in enumerate(TERRAINS):
+                if counts.get((back, terrain), 0) != per_terrain[k]:
+                    raise Fail(rule, f"expected {per_terrain[k]} {terrain} tile(s) with back {back}, "
+                                     f"found {counts.get((back, terrain), 0)}")
+
+    def _read_explorers(self, explorers):
+        """B1.2: 10 explorers per colour, id = seat*10 + slot, values 1,1,1,2,2,3,3,4,5,6."""
+        if not isinstance(explorers, list):
+            raise Fail("format", "explorers missing or not a list")
+        for x in explorers:
+            e, s, k, val = x.get("id"), x.get("seat"), x.get("slot"), x.get("value")
+            if not (_int(s) and 0 <= s < self.v.seats and _int(k) and 0 <= k < 10):
+                raise Fail("B1.2", f"explorer {e}: bad seat/slot {s}/{k}")
+            if e != s * 10 + k or e in self.ex_seat:
+                raise Fail("format", f"explorer id {e} should be seat*10+slot = {s * 10 + k} and unique")
+            if val != SLOT_VALUES[k]:
+                raise Fail("B1.2", f"explorer {e}: slot {k} has value {SLOT_VALUES[k]}, found {val}")
+            self.ex_seat[e] = s
+            self.ex_value[e] = val
+        for s in range(self.v.seats):
+            have = sum(1 for e in self.ex_seat if self.ex_seat[e] == s)
+            if have != 10:
+                raise Fail("B1.2", f"seat {s} should have 10 explorers, found {have}")
+
+    # -------------------------------------------------------------------- small queries
+    def name(self, loc) -> str:
+        return self.board.name(loc)
+
+    def is_sea(self, h) -> bool:
+        """B2.1, B2.3: a hex that holds no land tile (the lagoon is always a sea hex)."""
+        return self.board.is_hex(h) and h not in self.land
+
+    def swimmers_at(self, h: int) -> list[int]:
+        return [row[0] for row in self.ex_rows if row[2] == h and row[1] == "sea"]
+
+    def explorers_on_land(self, h: int) -> list[int]:
+        return [row[0] for row in self.ex_rows if row[2] == h and row[1] == "land"]
+
+    def creatures_at(self, kind: str, h: int) -> int:
+        return self.creatures[kind].count(h)
+
+    def on_board(self, kind: str) -> bool:
+        return any(h >= 0 for h in self.creatures[kind])
+
+    def occupied(self, b: int) -> bool:
+        return bool(self.boat_rows[b][1])
+
+    def protected(self, e: int) -> bool:
+        """X5.5 dolphin protection; no dolphins in the base game."""
+        return False
+
+    def controllers(self, b: int) -> set[int]:
+        """B6.1, B4.5: the seats (colours) with the most explorers aboard; empty boat: nobody (R14)."""
+        count: dict[int, int] = {}
+        for e in self.boat_rows[b][1]:
+            s = self.ex_seat[e]
+            count[s] = count.get(s, 0) + 1
+        if not count:
+            return set()
+        top = max(count.values())
+        return {s for s, c in count.items() if c == top}
+
+    def player(self, seat: int) -> int:
+        return self.v.player_of_seat[seat]
+
+    def unoccupied(self, h: int) -> bool:
+        """B3 note, R19: no boat, no swimmer, no creature of any kind (dolphins, squid included)."""
+        return (h not in self.boat_at and not self.swimmers_at(h)
+                and not any(self.creatures_at(k, h) for k in KINDS))
+
+    # -------------------------------------------------------------------- mutations (tagged)
+    def set_ex(self, e: int, loc: str, at: int, rule: str):
+        row = self.ex[e]
+        if row[1] == "boat":
+            self.boat_rows[row[2]][1].remove(e)
+        row[1] = loc
+        row[2] = at
+        if loc == "boat":
+            self.boat_rows[at][1].append(e)
+        self.tags[("ex", e)] = rule
+
+    def lose(self, e: int, cause: str, rule: str):
+        self.set_ex(e, "lost", -1, rule)
+        self.fates[str(e)] = cause
+        self.swam.discard(e)
+
+    def put_boat(self, b: int, h: int, rule: str):
+        old = self.boat_rows[b][0]
+        if old >= 0:
+            del self.boat_at[old]
+        self.boat_rows[b][0] = h
+        if h >= 0:
+            self.boat_at[h] = b
+        self.tags[("boat", b)] = rule
+
+    def put_creature(self, kind: str, n: int, h: int, rule: str):
+        self.creatures[kind][n] = h
+        self.tags[("cr", kind, n)] = rule
+
+    # -------------------------------------------------------------------- B6.7 / R15
+    def _resolve_hex(self, h: int, rule: str = "B6.7"):
+        """B6.7 at-rest rule, R15 order: serpents, then whales, then sharks, until nothing changes.
+
+        A serpent removes unprotected swimmers and an occupied boat with its passengers; a whale
+        capsizes an occupied boat (passengers become swimmers); a shark removes unprotected
+        swimmers. Passengers capsized and then eaten are lost to the whale (R15). Removed boats
+        return to the supply (R5). Empty boats are never harmed.
+        """
+        capsized: set[int] = set()
+        while True:
+            changed = False
+            if self.creatures_at("serpent", h):
+                for e in self.swimmers_at(h):
+                    if not self.protected(e):
+                        if e in capsized:
+                            self.lose(e, "whale", "R15")
+                        else:
+                            self.lose(e, "serpent", rule)
+                        changed = True
+                b = self.boat_at.get(h)
+                if b is not None and self.occupied(b):
+                    for e in list(self.boat_rows[b][1]):
+                        self.lose(e, "serpent", rule)
+                    self.put_boat(b, SUPPLY, rule)
+                    changed = True
+            if self.creatures_at("whale", h):
+                b = self.boat_at.get(h)
+                if b is not None and self.occupied(b):
+                    for e in list(self.boat_rows[b][1]):
+                        self.set_ex(e, "sea", h, rule)
+                        capsized.add(e)
+                    self.put_boat(b, SUPPLY, rule)
+                    changed = True
+            if self.creatures_at("shark", h):
+                for e in self.swimmers_at(h):
+                    if not self.protected(e):
+                        if e in capsized:
+                            self.lose(e, "whale", "R15")
+                        else:
+                            self.lose(e, "shark", rule)
+                        changed = True
+            if not changed:
+                return
+
+    def _shark_attack_at(self, h: int) -> bool:
+        """B6.9: a shark must stop in a hex with an unprotected swimmer."""
+        return any(not self.protected(e) for e in self.swimmers_at(h))
+
+    def _whale_attack_at(self, h: int) -> bool:
+        """B6.10: a whale must stop in a hex with an occupied boat."""
+        b = self.boat_at.get(h)
+        return b is not None and self.occupied(b)
+
+    # -------------------------------------------------------------------- event dispatch
+    def apply(self, ev: dict, i: int) -> str:
+        """Check and apply one event; return the default rule id for snapshot mismatches."""
+        self.tags = {}
+        if ev.get("i", i) != i:
+            raise Fail("format", f"event index field i={ev.get('i')!r}, expected {i}")
+        typ = ev.get("type")
+        handler = self._HANDLERS.get(typ)
+        if handler is None:
+            raise Fail("format", f"unknown event type {typ!r}")
+        self._sequence(typ)
+        rule = handler(self, ev)
+        if ev.get("turn") != self.turn:
+            raise Fail("R18", f"turn field: expected {self.turn} seat-turns begun, found {ev.get('turn')!r}")
+        return rule
+
+    def _expect_seat(self, ev: dict, seat: int, rule: str, what: str):
+        if ev.get("seat") != seat:
+            raise Fail(rule, f"{what}: expected seat {seat}, found seat {ev.get('seat')!r}")
+
+    def _sequence(self, typ: str):
+        """B4 setup order, then B5: turn_start, [tile], moves, sink, roll, [creature]; B5.7, B7.1, R10."""
+        p = self.phase
+        if p == self.OVER:
+            raise Fail("B5.7" if self.end_reason == "volcano" else "B7.1",
+                       f"{typ} event after the game ended ({self.end_reason})")
+        if p == self.VOLCANO and typ != "end":
+            raise Fail("B5.7", f"the volcano was revealed: the game ends at once, found a {typ} event")
+        if (p == self.LAYOUT) != (typ == "layout"):
+            raise Fail("B4.1", "the log must start with exactly one layout event" if p == self.LAYOUT
+                       else "a second layout event")
+        if p == self.EXPLORERS and typ != "place_explorer":
+            left = sum(1 for r in self.ex_rows if r[1] == "unplaced")
+            raise Fail("B4.3", f"{left} explorer(s) still to place, found a {typ} event")
+        if p == self.BOATS and typ != "place_boat":
+            raise Fail("B4.4", f"{sum(self.v.boats_per_seat) - self.next_boat} boat(s) still to "
+                               f"place, found a {typ} event")
+        if typ == "place_explorer" and p != self.EXPLORERS:
+            raise Fail("B4.3", "explorer placement after every explorer was placed")
+        if typ == "place_boat" and p != self.BOATS:
+            raise Fail("B4.4", "boat placement outside the boat-placement phase (after explorers, "
+                               "until every allocation is placed)")
+        if p == self.ROLL and typ != "roll":
+            raise Fail("B5.4", f"step 4 is mandatory: expected the creature roll, found a {typ} event")
+        if p == self.CREATURE and typ != "creature":
+            raise Fail("B5.4", f"the die shows {self.face} and one is on the board: expected its "
+                               f"creature move (possibly staying, R2), found a {typ} event")
+        if typ == "roll" and p != self.ROLL:
+            raise Fail("B5.3" if p == self.STEP else "B5.4",
+                       "roll before the mandatory sink of step 3" if p == self.STEP
+                       else "roll outside step 4")
+        if typ == "creature" and p != self.CREATURE:
+            raise Fail("B5.4", "creature move without a roll of a kind on the board")
+        if p == self.STEP and typ in ("turn_start", "end"):
+            raise Fail("B5.3", f"step 3 is mandatory: the turn ended without a sink ({typ} event)")
+        if typ in ("play_tile", "move", "sink") and p != self.STEP:
+            rule = {"play_tile": "B5.1", "move": "B5.2", "sink": "B5.3"}[typ]
+            raise Fail(rule, f"{typ} event outside steps 1-3 of a turn")
+
+    # -------------------------------------------------------------------- setup (B4)
+    def _ev_layout(self, ev):
+        """B4.1: land tiles on the island, serpents 0..4 on their starts, everything else in supply."""
+        self._expect_seat(ev, -1, "B4.1", "layout")
+        for h, t in self.terrain_of.items():
+            self.land[h] = t
+        for n, h in enumerate(self.board.serpent_starts):
+            self.creatures["serpent"][n] = h
+        self.phase = self.EXPLORERS
+        return "B4.1"
+
+    def _next_placer(self, left: list[int]) -> int:
+        """B4.3, B4.4, X1.4: next seat after the last placer that still has something to place."""
+        n = self.v.seats
+        for k in range(1, n + 1):
+            s = (self.last_placer + k) % n
+            if left[s] > 0:
+                return s
+        return -1
+
+    def _ev_place_explorer(self, ev):
+        """B4.3: one explorer per seat in turn, on an empty land tile (one explorer per tile)."""
+        left = [0] * self.v.seats
+        for row in self.ex_rows:
+            if row[1] == "unplaced":
+                left[self.ex_seat[row[0]]] += 1
+        seat = self._next_placer(left)
+        self._expect_seat(ev, seat, "B4.3", "explorer placement goes round the seats in order")
+        e, h = ev["explorer"], ev["hex"]
+        if e not in self.ex or self.ex_seat[e] != seat:
+            raise Fail("B4.3", f"seat {seat} may place only its own explorers, found explorer {e}")
+        if self.ex[e][1] != "unplaced":
+            raise Fail("B4.3", f"explorer {e} was already placed")
+        if h not in self.land:
+            raise Fail("B4.3", f"explorer {e} placed on {self.name(h)}, which is not a land tile")
+        if self.explorers_on_land(h):
+            raise Fail("B4.3", f"explorer {e} placed on {self.name(h)}, which already holds "
+                               f"explorer {self.explorers_on_land(h)[0]} (one per tile)")
+        self.set_ex(e, "land", h, "B4.3")
+        self.last_placer = seat
+        if sum(left) == 1:
+            self.last_placer = self.v.seats - 1
+            self.phase = self.BOATS if sum(self.v.boats_per_seat) else self.BETWEEN
+        return "B4.3"
+
+    def _ev_place_boat(self, ev):
+        """B4.4, R19, X1.4: boats in seat order, on an empty sea hex next to land, no boat or creature."""
+        left = [a - p for a, p in zip(self.v.boats_per_seat, self.boats_placed)]
+        seat = self._next_placer(left)
+        self._expect_seat(ev, seat, "B4.4", "boat placement goes round the seats in order")
+        b, h = ev["boat"], ev["hex"]
+        if b != self.next_boat:
+            raise Fail("B4.4", f"boats are numbered in placement order: expected boat "
+                               f"{self.next_boat}, found {b!r}")
+        if not self.is_sea(h):
+            raise Fail("B4.4", f"boat {b} placed on {self.name(h)}, which is not a sea hex")
+        if not any(n in self.land for n in self.board.neighbours[h]):
+            raise Fail("B4.4", f"boat {b} placed on {self.name(h)}, not adjacent to a land tile")
+        if h in self.boat_at:
+            raise Fail("R19", f"boat {b} placed on {self.name(h)}, which holds boat {self.boat_at[h]}")
+        for k in KINDS:
+            if self.creatures_at(k, h):
+                raise Fail("R19", f"boat {b} placed on {self.name(h)}, which holds a {k}")
+        if self.swimmers_at(h):
+            raise Fail("B4.4", f"boat {b} placed on {self.name(h)}, which is not empty")
+        self.put_boat(b, h, "B4.4")
+        self.boats_placed[seat] += 1
+        self.next_boat += 1
+        self.last_placer = seat
+        if self.next_boat == sum(self.v.boats_per_seat):
+            self.phase = self.BETWEEN
+        return "B4.4"
+
+    # -------------------------------------------------------------------- turns (B5, R10, R18)
+    def _ev_turn_start(self, ev):
+        """B4.2, B5, R10, R18: seats take turns 0,1,2,... ; at most max_turns turns."""
+        if self.turn >= self.v.max_turns:
+            raise Fail("R10", f"the turn cap of {self.v.max_turns} turns was reached: the game must "
+                              f"end (turn_cap), found a new turn")
+        seat = 0 if self.turn == 0 else (self.seat + 1) % self.v.seats
+        self._expect_seat(ev, seat, "B4.2", "turn order")
+        self.seat = seat
+        self.turn += 1
+        self.turns_of[seat] += 1
+        self.swam.clear()
+        self.mp_used = 0
+        self.tile_played = False
+        self.face = None
+        self.phase = self.STEP
+        return "B5"
+
+    def _ev_end(self, ev):
+        """B5.7, B7.1, R10, R18: volcano ends at once; the turn cap ends after turn max_turns."""
+        reason = ev.get("reason")
+        if ev.get("seat") not in (self.seat, -1):
+            raise Fail("R18", f"end: expected seat {self.seat} (whose turn it was), found {ev.get('seat')!r}")
+        if self.phase == self.VOLCANO:
+            if reason != "volcano":
+                raise Fail("B7.1", f"end reason: expected 'volcano', found {reason!r}")
+        elif reason == "turn_cap":
+            if self.phase != self.BETWEEN or self.turn != self.v.max_turns:
+                raise Fail("R10", f"turn_cap end after {self.turn} turns (cap {self.v.max_turns}); "
+                                  f"the cap ends the game once turn {self.v.max_turns} is complete")
+        elif reason == "volcano":
+            raise Fail("B7.1", "end reason 'volcano' but the volcano was not revealed")
+        else:
+            raise Fail("B7.1", f"end reason {reason!r} is not possible in the base game here")
+        self.end_reason = reason
+        self.end_seat = self.seat
+        self.phase = self.OVER
+        return "B7.1"
+
+    # -------------------------------------------------------------------- step 1 (B5.1, B3.6-B3.10)
+    def _ev_play_tile(self, ev):
+        """B5.1, R4: at most one red non-defence tile from the hand, before any movement."""
+        seat = self.seat
+        self._expect_seat(ev, seat, "B5.1", "play_tile")
+        if self.tile_played:
+            raise Fail("R4", "a second tile in one turn (one red tile per turn)")
+        if self.mp_used:
+            raise Fail("B5.1", "a tile may be played only at step 1, before moving")
+        back = ev["back"]
+        if back not in BACK_INDEX:
+            raise Fail("format", f"unknown back {back!r}")
+        if back in DEFENCE:
+            raise Fail("B6.12", f"{back} is a defence tile: played only against another player's "
+                                f"attack, not at step 1")
+        if back in GREEN:
+            raise Fail(BACK_RULE[back], f"{back} is a green tile: it is never kept in a hand")
+        if self.hands[seat][BACK_INDEX[back]] <= 0:
+            raise Fail("B5.1", f"seat {seat} plays {back} but holds none")
+        piece, path = ev.get("piece"), ev.get("path")
+        if not isinstance(path, list):
+            raise Fail("format", "play_tile path missing")
+        if back == "dolphin":
+            self._tile_dolphin(seat, piece, path)
+        elif back == "wind":
+            self._tile_wind(seat, piece, path)
+        else:
+            self._tile_move_creature(back, piece, path)
+        self.hands[seat][BACK_INDEX[back]] -= 1
+        self.tags[("hand", seat)] = "B5.1"
+        self.tile_played = True
+        return BACK_RULE[back]
+
+    def _tile_dolphin(self, seat, e, path):
+        """B3.6, R7, R12, R13: move your swimmer 1-3 sea hexes along a simple path (isle as a step)."""
+        if e not in self.ex or self.ex_seat[e] != seat:
+            raise Fail("R17", f"Dolphin: explorer {e!r} is not seat {seat}'s")
+        row = self.ex[e]
+        if row[1] != "sea":
+            raise Fail("B3.6", f"Dolphin: explorer {e} is not a swimmer ({row[1]})")
+        if not 1 <= len(path) <= 3:
+            raise Fail("B3.6", f"Dolphin moves 1 to 3 hexes, path has {len(path)}")
+        here = row[2]
+        seen = {here}
+        for k, loc in enumerate(path):
+            if k and self.ex[e][1] != "sea":
+                raise Fail("R12", f"Dolphin: the path goes on after the swimmer "
+                                  f"{'landed' if self.ex[e][1] == 'safe' else 'was lost'} at step {k}")
+            if self.board.is_isle(loc):
+                if self.board.access.get(here) != loc:
+                    raise Fail("R7", f"Dolphin: {self.name(loc)} is reached only from its access "
+                                     f"hexes, the swimmer is at {self.name(here)}")
+                self.set_ex(e, "safe", loc, "R7")
+                continue
+            if not self.is_sea(loc) or loc not in self.board.adjacent[here]:
+                raise Fail("B3.6", f"Dolphin: step {k + 1} to {self.name(loc)} is not an adjacent "
+                                   f"sea hex of {self.name(here)}")
+            if loc in seen:
+                raise Fail("R12", f"Dolphin: the path enters {self.name(loc)} twice")
+            seen.add(loc)
+            self.set_ex(e, "sea", loc, "B3.6")
+            self._resolve_hex(loc)
+            here = loc
+        self.swam.add(e)            # R13: it has used its one sea hex this turn
+
+    def _tile_wind(self, seat, b, path):
+        """B3.7, R14, B6.6, R12: move a boat you control (with passengers) 1-3 sea hexes."""
+        if not (_int(b) and 0 <= b < N_BOATS) or self.boat_rows[b][0] < 0:
+            raise Fail("B3.7", f"Wind: boat {b!r} is not on the board")
+        if not self.occupied(b):
+            raise Fail("R14", f"Wind: boat {b} is empty and nobody controls it")
+        if seat not in self.controllers(b):
+            raise Fail("R14", f"Wind: seat {seat} does not control boat {b} "
+                              f"(controllers {sorted(self.controllers(b))})")
+        if not 1 <= len(path) <= 3:
+            raise Fail("B3.7", f"Wind moves 1 to 3 hexes, path has {len(path)}")
+        here = self.boat_rows[b][0]
+        seen = {here}
+        for k, h in enumerate(path):
+            if k and self.boat_rows[b][0] < 0:
+                raise Fail("R12", f"Wind: the path goes on after boat {b} was destroyed at step {k}")
+            if not self.is_sea(h) or h not in self.board.adjacent[here]:
+                raise Fail("B6.6", f"Wind: step {k + 1} to {self.name(h)} is not an adjacent sea "
+                                   f"hex of {self.name(here)}")
+            if h in seen:
+                raise Fail("R12", f"Wind: the path enters {self.name(h)} twice")
+            if h in self.boat_at:
+                raise Fail("B6.6", f"Wind: {self.name(h)} holds boat {self.boat_at[h]} (one boat per hex)")
+            seen.add(h)
+            self.put_boat(b, h, "B3.7")
+            self._resolve_hex(h)
+            here = h
+
+    def _tile_move_creature(self, back, n, path):
+        """B3.8-B3.10, R9, R19: move one creature of the kind to an unoccupied sea hex."""
+        kind = MOVE_TILES[back]
+        rule = BACK_RULE[back]
+        if not self.on_board(kind):
+            raise Fail("R9", f"{back} played with no {kind} on the board (the tile must be kept)")
+        if not (_int(n) and 0 <= n < KIND_COUNT[kind]) or self.creatures[kind][n] < 0:
+            raise Fail(rule, f"{back}: {kind} {n!r} is not on the board")
+        if len(path) != 1:
+            raise Fail("format", f"{back}: path must hold the destination only, found {path}")
+        h = path[0]
+        if not self.is_sea(h):
+            raise Fail(rule, f"{back}: destination {self.name(h)} is not a sea hex")
+        if not self.unoccupied(h):
+            base_occupied = (h in self.boat_at or self.swimmers_at(h)
+                             or any(self.creatures_at(k, h) for k in BASE_KINDS))
+            raise Fail(rule if base_occupied else "R19",
+                       f"{back}: destination {self.name(h)} is occupied (boat, swimmer or creature)")
+        self.put_creature(kind, n, h, rule)
+        self._resolve_hex(h)
+
+    # -------------------------------------------------------------------- step 2 (B5.2, B6.1-B6.6)
+    def _ev_move(self, ev):
+        """B5.2: one movement point; at most 3 per turn."""
+        seat = self.seat
+        self._expect_seat(ev, seat, "B5.2", "move")
+        if self.mp_used >= MP_PER_TURN:
+            raise Fail("B5.2", f"a 4th movement point in one turn (at most {MP_PER_TURN})")
+        what = ev["what"]
+        if what == "explorer":
+            rule = self._move_explorer(seat, ev)
+        elif what == "boat":
+            rule = self._move_boat(seat, ev)
+        else:
+            raise Fail("format", f"move: unknown what={what!r}")
+        self.mp_used += 1
+        return rule
+
+    def _move_explorer(self, seat, ev) -> str:
+        """B6.1-B6.5, R3, R13, R17: one step of one of the seat's own explorers."""
+        e, mode, to = ev["id"], ev["mode"], ev.get("to")
+        if e not in self.ex:
+            raise Fail("format", f"move: unknown explorer {e!r}")
+        if self.ex_seat[e] != seat:
+            raise Fail("R17", f"seat {seat} moves explorer {e} of seat {self.ex_seat[e]} "
+                              f"(only your own colour)")
+        loc, at = self.ex[e][1], self.ex[e][2]
+        if loc == "safe":
+            raise Fail("B2.4", f"explorer {e} is on {self.name(at)}: out of play")
+        if loc not in ("land", "boat", "sea"):
+            raise Fail("B6.1", f"explorer {e} is {loc} and cannot move")
+        adj = self.board.adjacent
+        if mode == "walk":
+            if loc != "land":
+                raise Fail("B6.3", f"explorer {e} ({loc}) has left land and never returns to it")
+            if to not in self.land or to not in adj[at]:
+                raise Fail("B6.2", f"walk from {self.name(at)} to {self.name(to)}: not an adjacent land tile")
+            self.set_ex(e, "land", to, "B6.2")
+            return "B6.2"
+        if mode == "dive":
+            if loc != "land":
+                raise Fail("B6.2", f"dive: explorer {e} is not on land ({loc})")
+            if not self.is_sea(to) or to not in adj[at]:
+                raise Fail("B6.2", f"dive from {self.name(at)} to {self.name(to)}: not an adjacent sea hex")
+            self.set_ex(e, "sea", to, "B6.2")
+            self.swam.add(e)                        # B6.5: a diver has used its one sea hex
+            self._resolve_hex(to)
+            return "B6.2"
+        if mode == "board":
+            return self._board(seat, e, loc, at, ev)
+        if mode == "overboard":
+            if loc != "boat":
+                raise Fail("B6.4", f"overboard: explorer {e} is not in a boat ({loc})")
+            h = self.boat_rows[at][0]
+            if to is not None and to != h:
+                raise Fail("B6.4", f"overboard goes into the boat's own hex {self.name(h)}, "
+                                   f"found {self.name(to)}")
+            self.set_ex(e, "sea", h, "B6.4")        # R13: does not use its sea hex
+            self._resolve_hex(h)
+            return "B6.4"
+        if mode == "swim":
+            if loc != "sea":
+                raise Fail("B6.3" if loc == "boat" else "B6.2",
+                           f"swim: explorer {e} is not a swimmer ({loc})")
+            if e in self.swam:
+                raise Fail("B6.5", f"swimmer {e} already used its one sea hex this turn "
+                                   f"(dived, swam or was moved by the Dolphin, R13)")
+            if not self.is_sea(to) or to not in adj[at]:
+                raise Fail("B6.5", f"swim from {self.name(at)} to {self.name(to)}: not an adjacent sea hex")
+            self.set_ex(e, "sea", to, "B6.5")
+            self.swam.add(e)
+            self._resolve_hex(to)
+            return "B6.5"
+        if mode == "land":
+            if not self.board.is_isle(to):
+                raise Fail("B2.2", f"land: {self.name(to)} is not a safe isle")
+            if loc == "land":
+                raise Fail("B2.2", f"explorer {e} on land cannot reach {self.name(to)} "
+                                   f"(only from its access hexes)")
+            h = at if loc == "sea" else self.boat_rows[at][0]
+            if self.board.access.get(h) != to:
+                raise Fail("B2.2", f"{self.name(to)} is reached only from its access hexes "
+                                   f"{[self.name(x) for x in self.board.isle_access[to]]}, explorer "
+                                   f"{e} is at {self.name(h)}")
+            if loc == "sea" and e in self.swam:
+                raise Fail("R13", f"swimmer {e} swam this turn and may not also land (B6.5)")
+            self.set_ex(e, "safe", to, "B6.4" if loc == "boat" else "B6.5")
+            return "B6.4" if loc == "boat" else "B6.5"
+        raise Fail("format", f"move: unknown explorer mode {mode!r}")
+
+    def _board(self, seat, e, loc, at, ev) -> str:
+        """B6.2 (from land), B6.4 (from a boat), B6.5 (swimmer, own hex): into a non-full boat."""
+        rule = {"land": "B6.2", "boat": "B6.4", "sea": "B6.5"}[loc]
+        b = ev.get("boat")
+        if not (_int(b) and 0 <= b < N_BOATS) or self.boat_rows[b][0] < 0:
+            raise Fail(rule, f"board: boat {b!r} is not on the board")
+        h = self.boat_rows[b][0]
+        if ev.get("to") is not None and ev["to"] != h:
+            raise Fail("format", f"board: 'to' {self.name(ev['to'])} is not boat {b}'s hex {self.name(h)}")
+        if len(self.boat_rows[b][1]) >= BOAT_CAPACITY:
+            raise Fail(rule, f"board: boat {b} is full ({BOAT_CAPACITY} explorers)")
+        if loc == "land":
+            if h not in self.board.adjacent[at]:
+                raise Fail(rule, f"board from {self.name(at)}: boat {b} at {self.name(h)} is not adjacent")
+        elif loc == "boat":
+            if at == b:
+                raise Fail(rule, f"explorer {e} is already in boat {b}")
+            if h not in self.board.adjacent[self.boat_rows[at][0]]:
+                raise Fail(rule, f"board from boat {at} at {self.name(self.boat_rows[at][0])}: boat "
+                                 f"{b} at {self.name(h)} is not adjacent")
+        else:
+            if h != at:
+                raise Fail(rule, f"swimmer {e} at {self.name(at)} may board only a boat in its own "
+                                 f"hex; boat {b} is at {self.name(h)}")
+        self.set_ex(e, "boat", b, rule)
+        self._resolve_hex(h)
+        return rule
+
+    def _move_boat(self, seat, ev) -> str:
+        """B6.1, B6.6: a boat you control, or an empty boat, one sea hex; one boat per hex."""
+        b, to = ev["id"], ev.get("to")
+        if ev.get("mode", "sail") != "sail":
+            raise Fail("format", f"move boat: unknown mode {ev.get('mode')!r}")
+        if not (_int(b) and 0 <= b < N_BOATS) or self.boat_rows[b][0] < 0:
+            raise Fail("B6.6", f"boat {b!r} is not on the board")
+        if self.occupied(b) and seat not in self.controllers(b):
+            raise Fail("B6.1", f"seat {seat} does not control boat {b} "
+                               f"(controllers {sorted(self.controllers(b))})")
+        h = self.boat_rows[b][0]
+        if not self.is_sea(to) or to not in self.board.adjacent[h]:
+            raise Fail("B6.6", f"boat {b} from {self.name(h)} to {self.name(to)}: not an adjacent sea hex")
+        if to in self.boat_at:
+            raise Fail("B6.6", f"boat {b} into {self.name(to)}, which holds boat {self.boat_at[to]}")
+        self.put_boat(b, to, "B6.6")
+        self._resolve_hex(to)
+        return "B6.6"
+
+    # -------------------------------------------------------------------- step 3 (B5.5, B5.6, B3)
+    def _sink_eligible(self) -> set[int]:
+        """B5.5, R1: lowest remaining terrain, touching sea (the lagoon counts unless R1 is off)."""
+        if not self.land:
+            return set()
+        low = min(self.land.values())
+        tiles = [h for h, t in self.land.items() if t == low]
+        lagoon, lagoon_sea = self.board.lagoon, self.v.lagoon_is_sea
+
+        def touches_sea(h):
+            return any(n not in self.land and (lagoon_sea or n != lagoon)
+                       for n in self.board.neighbours[h])
+
+        coastal = {h for h in tiles if touches_sea(h)}
+        return coastal or set(tiles)
+
+    def _ev_sink(self, ev):
+        """B5.3, B5.5, B5.6: remove one eligible land tile; its explorers swim; resolve its back."""
+        seat = self.seat
+        self._expect_seat(ev, seat, "B5.3", "sink")
+        h, back = ev["hex"], ev.get("back")
+        if h not in self.land:
+            raise Fail("B5.5", f"sink {self.name(h)}: no land tile there")
+        eligible = self._sink_eligible()
+        if h not in eligible:
+            t = TERRAINS[self.land[h]]
+            low = TERRAINS[min(self.land.values())]
+            why = (f"a {t} tile while {low} tiles remain" if t != low else
+                   f"a {t} tile that touches no sea"
+                   + ("" if self.v.lagoon_is_sea else " (the lagoon does not count, R1 off)")
+                   + " while others do")
+            raise Fail("B5.5", f"sink {self.name(h)}: {why}; eligible "
+                               f"{sorted(self.name(x) for x in eligible)}")
+        if back != self.back_of[h]:
+            raise Fail("B5.6", f"sink {self.name(h)}: the tile laid there has back "
+                               f"{self.back_of[h]}, the event says {back!r}")
+        board_ids = ev.get("board") or []
+        take = ev.get("take_boat")
+        if back != "boat" and (board_ids or take is not None):
+            raise Fail("B3.3", f"boarding/take_boat given for a {back} tile")
+        # B5.6: the tile leaves; its explorers become swimmers in the hex
+        del self.land[h]
+        self.tags[("land", h)] = "B5.6"
+        self.tiles_removed += 1
+        self.removed_backs[back] += 1
+        for e in self.explorers_on_land(h):
+            self.set_ex(e, "sea", h, "B5.6")
+        self._resolve_hex(h)
+        if back in GREEN:
+            getattr(self, "_green_" + back)(h, board_ids, take)
+        else:
+            self.hands[seat][BACK_INDEX[back]] += 1
+            self.tags[("hand", seat)] = "B5.6"
+        self.phase = self.VOLCANO if back == "volcano" else self.ROLL
+        return "B5.6"
+
+    def _place_from_supply(self, kind: str, h: int, rule: str):
+        """replay-log conventions: the lowest-numbered piece in the supply; none left -> nothing."""
+        pieces = self.creatures[kind]
+        for n, x in enumerate(pieces):
+            if x == SUPPLY:
+                self.put_creature(kind, n, h, rule)
+                self._resolve_hex(h, rule)
+                return
+
+    def _green_whale(self, h, board_ids, take):
+        """B3.1: a whale on the tile's hex; swimmers there are unharmed."""
+        self._place_from_supply("whale", h, "B3.1")
+
+    def _green_shark(self, h, board_ids, take):
+        """B3.2: a shark on the tile's hex; every swimmer there is eaten (no defence, B6.12)."""
+        self._place_from_supply("shark", h, "B3.2")
+
+    def _green_boat(self, h, board_ids, take):
+        """B3.3, R5, R6: a boat on the hex (supply, else an unoccupied boat from the board); up to
+        3 swimmers there board it (all of them when 3 or fewer)."""
+        supply = [b for b in range(N_BOATS) if self.boat_rows[b][0] == SUPPLY]
+        if supply:
+            if take is not None:
+                raise Fail("R6", f"take_boat={take} although boat {supply[0]} is in the supply")
+            b = supply[0]
+        else:
+            free = [b for b in range(N_BOATS) if self.boat_rows[b][0] >= 0 and not self.occupied(b)]
+            if take is None:
+                if free:
+                    raise Fail("R6", f"the boat supply is empty: an unoccupied boat from the board "
+                                     f"(one of {free}) must be taken")
+                b = None
+            elif take not in free:
+                raise Fail("R6", f"take_boat={take!r} is not an unoccupied boat on the board ({free})")
+            else:
+                b = take
+        swimmers = self.swimmers_at(h)
+        if b is None:
+            if board_ids:
+                raise Fail("B3.3", "swimmers board although no boat came into play")
+            return
+        self.put_boat(b, h, "B3.3" if supply else "R6")
+        want = min(BOAT_CAPACITY, len(swimmers))
+        if len(board_ids) != want or len(set(board_ids)) != want \
+                or any(e not in swimmers for e in board_ids):
+            raise Fail("B3.3", f"boat tile at {self.name(h)}: {want} of the swimmers there "
+                               f"{sorted(swimmers)} board, found {board_ids}")
+        for e in board_ids:
+            self.set_ex(e, "boat", b, "B3.3")
+        self._resolve_hex(h, "B3.3")
+
+    def _green_whirlpool(self, h, board_ids, take):
+        """B3.4, R5: remove everything in the hex and the adjacent sea hexes (boats to the supply,
+        creatures out of the game); land, its explorers and isles are untouched."""
+        for x in (h,) + tuple(n for n in self.board.neighbours[h] if n not in self.land):
+            for e in self.swimmers_at(x):
+                self.lose(e, "whirlpool", "B3.4")
+            b = self.boat_at.get(x)
+            if b is not None:
+                for e in list(self.boat_rows[b][1]):
+                    self.lose(e, "whirlpool", "B3.4")
+                self.put_boat(b, SUPPLY, "B3.4")        # R5: back to the supply
+            for k in KINDS:
+                for n, y in enumerate(self.creatures[k]):
+                    if y == x:
+                        self.put_creature(k, n, GONE, "B3.4")
+
+    def _green_volcano(self, h, board_ids, take):
+        """B3.5, B5.7, B7.1: the game ends at once (no creature roll)."""
+
+    # -------------------------------------------------------------------- step 4 (B5.4, B6.8-B6.12)
+    def _ev_roll(self, ev):
+        """B5.4, B1.6: the die shows serpent, shark or whale; a creature event follows iff one is on the board."""
+        self._expect_seat(ev, self.seat, "B5.4", "roll")
+        face = ev.get("face")
+        if face not in DIE_FACES:
+            raise Fail("B1.6", f"the creature die has no face {face!r}")
+        self.face = face
+        self.phase = self.CREATURE if self.on_board(face) else self.BETWEEN
+        return "B5.4"
+
+    def _can_move(self, h: int) -> bool:
+        return any(self.is_sea(n) for n in self.board.neighbours[h])
+
+    def _ev_creature(self, ev):
+        """B6.8-B6.12, R2, R12, R16, R21: move one creature of the rolled kind along a legal path."""
+        seat = self.seat
+        self._expect_seat(ev, seat, "B5.4", "creature")
+        kind, n, path = ev.get("kind"), ev.get("piece"), ev.get("path")
+        if kind != self.face:
+            raise Fail("B5.4", f"the die shows {self.face}, the event moves a {kind!r}")
+        rule = DIE_RULE[kind]
+        if not (_int(n) and 0 <= n < KIND_COUNT[kind]) or self.creatures[kind][n] < 0:
+            raise Fail(rule, f"{kind} {n!r} is not on the board")
+        if not isinstance(path, list):
+            raise Fail("format", "creature path missing")
+        if len(path) > DIE_REACH[kind]:
+            raise Fail(rule, f"a {kind} moves up to {DIE_REACH[kind]} hex(es), path has {len(path)}")
+        if not path and self.v.creatures_must_move:
+            movable = [m for m, x in enumerate(self.creatures[kind]) if x >= 0 and self._can_move(x)]
+            if movable:
+                raise Fail("R21", f"creatures_must_move: {kind} {movable[0]} can move, a zero move is illegal")
+        here = self.creatures[kind][n]
+        seen = {here}
+        attack = False
+        for k, h in enumerate(path):
+            if attack:
+                raise Fail(rule, f"the {kind} must stop at {self.name(path[k - 1])} "
+                                 f"({'swimmer' if kind == 'shark' else 'occupied boat'} there, R12)")
+            if not self.is_sea(h) or h not in self.board.adjacent[here]:
+                raise Fail("B6.11", f"{kind} {n}: step {k + 1} from {self.name(here)} to "
+                                    f"{self.name(h)} is not an adjacent sea hex")
+            if h in seen:
+                raise Fail("R12", f"{kind} {n}: the path enters {self.name(h)} twice")
+            seen.add(h)
+            attack = (self._shark_attack_at(h) if kind == "shark" else
+                      self._whale_attack_at(h) if kind == "whale" else False)
+            self.put_creature(kind, n, h, rule)
+            if not attack:
+                self._resolve_hex(h)
+            here = h
+        self._defence(ev, kind, n, here if attack else None)
+        if attack and self.creatures[kind][n] >= 0:
+            self._resolve_hex(here)
+        self.phase = self.BETWEEN
+        return rule
+
+    def _defence(self, ev, kind, n, attack_hex):
+        """B6.12, R16, R8: a defence tile removes the attacking shark/whale from the game."""
+        d, tile = ev.get("defended_by"), ev.get("defence")
+        if d is None:
+            if tile is not None:
+                raise Fail("format", f"defence {tile!r} without defended_by")
+            return
+        if attack_hex is None:
+            raise Fail("R16", f"defence by seat {d} although the {kind} attacks nobody "
+                              f"(the window opens only for a real attack)")
+        want = "defend_shark" if kind == "shark" else "defend_whale"
+        if tile != want:
+            raise Fail("B6.12", f"against a {kind} only {want} helps, found {tile!r}")
+        if not (_int(d) and 0 <= d < self.v.seats):
+            raise Fail("format", f"defended_by={d!r} is not a seat")
+        if self.player(d) == self.player(self.seat):
+            raise Fail("R16", f"seat {d} defends against its own player's {kind} (seat {self.seat}); "
+                              f"only another player may defend")
+        if kind == "shark":
+            if not any(self.ex_seat[e] == d for e in self.swimmers_at(attack_hex)):
+                raise Fail("R16", f"seat {d} has no swimmer at {self.name(attack_hex)} to defend")
+        else:
+            b = self.boat_at[attack_hex]
+            if d not in self.controllers(b):
+                raise Fail("R8", f"seat {d} does not control boat {b} (controllers "
+                                 f"{sorted(self.controllers(b))}) and may not play whale defence")
+        if self.hands[d][BACK_INDEX[tile]] <= 0:
+            raise Fail("B6.12", f"seat {d} plays {tile} but holds none")
+        self.hands[d][BACK_INDEX[tile]] -= 1
+        self.tags[("hand", d)] = "B6.12"
+        # the defended pieces survive: a snapshot that disagrees about them breaks B6.12
+        if kind == "shark":
+            for e in self.swimmers_at(attack_hex):
+                self.tags[("ex", e)] = "B6.12"
+        else:
+            b = self.boat_at[attack_hex]
+            self.tags[("boat", b)] = "B6.12"
+            for e in self.boat_rows[b][1]:
+                self.tags[("ex", e)] = "B6.12"
+        self.put_creature(kind, n, GONE, "B6.12")
+        self._resolve_hex(attack_hex)
+
+    _HANDLERS = {
+        "layout": _ev_layout, "place_explorer": _ev_place_explorer, "place_boat": _ev_place_boat,
+        "turn_start": _ev_turn_start, "play_tile": _ev_play_tile, "move": _ev_move,
+        "sink": _ev_sink, "roll": _ev_roll, "creature": _ev_creature, "end": _ev_end,
+    }
+
+    # -------------------------------------------------------------------- snapshot comparison
+    def _where(self, row) -> str:
+        if row is None:
+            return "absent"
+        loc, at = row[0], row[1]
+        if loc == "land":
+            return f"on land {self.name(at)}"
+        if loc == "sea":
+            return f"swimming at {self.name(at)}"
+        if loc == "boat":
+            h = self.boat_rows[at][0] if _int(at) and 0 <= at < N_BOATS else None
+            return f"in boat {at}" + (f" at {self.name(h)}" if h is not None and h >= 0 else "")
+        if loc == "safe":
+            return f"safe on {self.name(at)}"
+        if loc == "lost":
+            return "lost"
+        return f"{loc} ({at})"
+
+    def compare(self, after, default_rule: str):
+        """(c) the referee's position against the event's ``after`` snapshot."""
+        if not isinstance(after, dict):
+            raise Fail("format", "event has no 'after' snapshot")
+        tag = self.tags.get
+        # explorers
+        found = after.get("explorers")
+        if found != self.ex_rows:
+            try:
+                fmap = {r[0]: (r[1], r[2]) for r in found}
+            except (TypeError, IndexError, KeyError):
+                raise Fail("format", "after.explorers is not a list of [id, loc, at]")
+            for row in self.ex_rows:
+                e = row[0]
+                mine = (row[1], row[2])
+                theirs = fmap.get(e)
+                if theirs != mine:
+                    fate = self.fates.get(str(e))
+                    exp = self._where(mine) + (f" ({fate})" if fate else "")
+                    got = self._where(theirs)
+                    raise Fail(tag(("ex", e), default_rule),
+                               f"explorer {e} (seat {self.ex_seat[e]}, value {self.ex_value[e]}): "
+                               f"expected {exp}, found {got}")
+            extra = set(fmap) - set(self.ex)
+            if extra or len(found) != len(self.ex_rows):
+                raise Fail("format", f"after.explorers lists unknown or repeated ids {sorted(extra)}")
+        # fates
+        ffates = after.get("fates", {})
+        if ffates != self.fates:
+            if not isinstance(ffates, dict):
+                raise Fail("format", "after.fates is not an object")
+            for k in sorted(set(ffates) | set(self.fates), key=lambda x: int(x)):
+                if ffates.get(k) != self.fates.get(k):
+                    raise Fail(tag(("ex", int(k)), default_rule),
+                               f"fate of explorer {k}: expected {self.fates.get(k) or 'not lost'}, "
+                               f"found {ffates.get(k) or 'not lost'}")
+        # boats
+        fboats = after.get("boats")
+        if fboats != self.boat_rows:
+            if not isinstance(fboats, list) or len(fboats) != N_BOATS:
+                raise Fail("format", f"after.boats must have {N_BOATS} entries")
+            for b, (h, ps) in enumerate(self.boat_rows):
+                try:
+                    fh, fps = fboats[b][0], fboats[b][1]
+                except (TypeError, IndexError):
+                    raise Fail("format", f"after.boats[{b}] is not [hex, passengers]")
+                if fh != h:
+                    rule = "R5" if (h == SUPPLY and fh == GONE) else tag(("boat", b), default_rule)
+                    raise Fail(rule, f"boat {b}: expected {self._boat_where(h)}, found {self._boat_where(fh)}")
+                if sorted(fps) != sorted(ps):
+                    rule = tag(("boat", b), None) or next(
+                        (tag(("ex", e)) for e in set(ps) ^ set(fps) if ("ex", e) in self.tags),
+                        default_rule)
+                    raise Fail(rule, f"boat {b} passengers: expected {sorted(ps)}, found {sorted(fps)}")
+        # creatures
+        fcr = after.get("creatures")
+        if not isinstance(fcr, dict):
+            raise Fail("format", "after.creatures is not an object")
+        for kind in KINDS:
+            mine = self.creatures[kind]
+            theirs = fcr.get(kind)
+            if theirs == mine:
+                continue
+            if kind not in self.v.kinds_in_play and (theirs is None or all(x < 0 for x in theirs)):
+                continue                      # pieces of expansions not in play: off the board
+            if not isinstance(theirs, list):
+                raise Fail("format", f"after.creatures.{kind} missing")
+            for n, h in enumerate(mine):
+                fh = theirs[n] if n < len(theirs) else None
+                if fh != h:
+                    rule = "R5" if (h == GONE and fh == SUPPLY) else tag(("cr", kind, n), default_rule)
+                    raise Fail(rule, f"{kind} {n}: expected {self._cr_where(h)}, found {self._cr_where(fh)}")
+            if any(x != SUPPLY and x != GONE for x in theirs[len(mine):]):
+                raise Fail("format", f"after.creatures.{kind} has more pieces than the box holds")
+        # hands
+        fh = after.get("hands")
+        if fh != self.hands:
+            if not isinstance(fh, list) or len(fh) != self.v.seats:
+                raise Fail("format", f"after.hands must have one row per seat ({self.v.seats})")
+            for s in range(self.v.seats):
+                if fh[s] != self.hands[s]:
+                    diff = {BACKS[k]: (self.hands[s][k], (fh[s][k] if k < len(fh[s]) else None))
+                            for k in range(len(BACKS))
+                            if k >= len(fh[s]) or fh[s][k] != self.hands[s][k]}
+                    raise Fail(tag(("hand", s), default_rule),
+                               f"seat {s} hand (expected, found): {diff}")
+        # land
+        fland = after.get("land")
+        if fland != self._land_list():
+            mine, theirs = set(self.land), set(fland or ())
+            if mine != theirs or len(fland) != len(mine):
+                gone, extra = sorted(mine - theirs), sorted(theirs - mine)
+                h = (gone or extra or [None])[0]
+                raise Fail(tag(("land", h), default_rule),
+                           f"land tiles: expected {[self.name(x) for x in gone]} still on the board"
+                           f" and {[self.name(x) for x in extra]} gone" if (gone or extra)
+                           else "after.land lists a hex twice")
+
+    def _land_list(self):
+        # cached sorted list of the hexes holding land; recomputed only when land changes
+        key = len(self.land)
+        if getattr(self, "_land_key", None) != key:
+            self._land_key = key
+            self._land_sorted = sorted(self.land)
+        return self._land_sorted
+
+    def _boat_where(self, h):
+        return "in the supply" if h == SUPPLY else ("removed from the game" if h == GONE
+                                                    else f"at {self.name(h)}")
+
+    def _cr_where(self, h):
+        if h is None:
+            return "absent"
+        return "in the supply" if h == SUPPLY else ("removed from the game" if h == GONE
+                                                    else f"at {self.name(h)}")
+
+    # -------------------------------------------------------------------- end of log (B7, R18)
+    def finish(self):
+        """B7.1, R10: the log must end with the game's end."""
+        if self.phase != self.OVER:
+            if self.phase == self.VOLCANO:
+                raise Fail("B5.7", "the volcano was revealed but the log has no end event")
+            raise Fail("B7.1", "the log ends without an end event")
+
+    def expected_record(self) -> dict:
+        """B7.2, R18 and the record columns: the referee's own final tallies."""
+        rec = {"players": self.v.players, "seats": self.v.seats, "end_reason": self.end_reason,
+               "end_seat": self.end_seat, "turns": self.turn, "tiles_removed": self.tiles_removed}
+        for b in BACKS:
+            rec["back_" + b] = self.removed_backs[b]
+        for s in range(self.v.seats):
+            mine = [row for row in self.ex_rows if self.ex_seat[row[0]] == s]
+            safe = [row for row in mine if row[1] == "safe"]
+            lost = [row for row in mine if row[1] == "lost"]
+            stranded = [row for row in mine if row[1] in ("land", "boat", "sea", "unplaced")]
+            rec[f"score_{s}"] = sum(self.ex_value[r[0]] for r in safe)
+            rec[f"rescued_{s}"] = len(safe)
+            rec[f"rescued_value_{s}"] = sum(self.ex_value[r[0]] for r in safe)
+            rec[f"lost_{s}"] = len(lost) + len(stranded)
+            rec[f"turns_{s}"] = self.turns_of[s]
+            for cause in CAUSES:
+                rec[f"lost_{cause}_{s}"] = sum(1 for r in lost if self.fates.get(str(r[0])) == cause)
+            rec[f"lost_stranded_{s}"] = len(stranded)
+        return rec
+
+
+# column -> rule id, for record discrepancies
+def _record_rule(col: str) -> str:
+    if col in ("end_reason",):
+        return "B7.1"
+    if col in ("end_seat", "turns") or col.startswith("turns_"):
+        return "R18"
+    if col == "tiles_removed" or col.startswith("back_"):
+        return "B5.6"
+    if col in ("players", "seats"):
+        return "B4.5"
+    if col.startswith("lost_whirlpool"):
+        return "B3.4"
+    if col.startswith(("lost_serpent", "lost_shark", "lost_whale")):
+        return "B6.7"
+    if col.startswith("lost_squid"):
+        return "X7.4"
+    return "B7.2"      # score, rescued, rescued_value, lost, lost_stranded
+
+
+_SEAT_COLS = ("score", "rescued", "rescued_value", "lost", "turns", "lost_serpent", "lost_shark",
+              "lost_whale", "lost_whirlpool", "lost_squid", "lost_stranded")
+
+
+def _is_null(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return not _is_null(a) and not _is_null(b) and float(a) == float(b)
+    return a == b
+
+
+def _check_record(log: dict, pos: Position):
+    """B7.2, R18, B5.6 and the record contract: the final row against the referee's position."""
+    rec = log.get("record")
+    if not isinstance(rec, dict):
+        raise Fail("format", "record missing or not an object")
+    want = pos.expected_record()
+    for col, val in (("game", log.get("game")), ("seed", log.get("seed"))):
+        if col in log and not _same(rec.get(col), val):
+            raise Fail("format", f"record: {col} expected {val!r}, found {rec.get(col)!r}")
+    for col, val in want.items():
+        if col not in rec:
+            raise Fail("format", f"record: column {col} missing")
+        if not _same(rec[col], val):
+            seat = int(col.rsplit("_", 1)[1]) if col.rsplit("_", 1)[-1].isdigit() else -1
+            raise Fail(_record_rule(col), f"record: {col} expected {val!r}, found {rec[col]!r}", seat)
+    for s in range(pos.v.seats, MAX_SEATS):
+        for c in _SEAT_COLS:
+            col = f"{c}_{s}"
+            if col in rec and not _is_null(rec[col]):
+                raise Fail("format", f"record: {col} should be null (no seat {s}), found {rec[col]!r}", s)
+
+
+# ---------------------------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------------------------
+
+_MALFORMED = (KeyError, TypeError, IndexError, ValueError, AttributeError)
+
+
+def _malformed(x: Exception) -> str:
+    """The exception and the referee line where it surfaced (to tell bad logs from referee bugs)."""
+    tb = x.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return f"{x!r} at referee.py line {tb.tb_lineno}" if tb is not None else repr(x)
+
+
+def check(log: dict) -> Discrepancy | None:
+    """Re-check one replay log (docs/replay-log.md) against RULES.md; the first discrepancy or None."""
+    if not isinstance(log, dict):
+        return Discrepancy(-1, 0, -1, "format", "header: the log is not a JSON object")
+    try:
+        pos = Position(log.get("settings"), log.get("tiles"), log.get("explorers"))
+    except Fail as f:
+        return Discrepancy(-1, 0, -1, f.rule, "header: " + f.message)
+    except _MALFORMED as x:
+        return Discrepancy(-1, 0, -1, "format", f"header: malformed ({_malformed(x)})")
+    events = log.get("events")
+    if not isinstance(events, list):
+        return Discrepancy(-1, 0, -1, "format", "header: events missing or not a list")
+    for i, ev in enumerate(events):
+        seat = ev.get("seat", -1) if isinstance(ev, dict) else -1
+        seat = seat if _int(seat) else -1
+        try:
+            if not isinstance(ev, dict):
+                raise Fail("format", "event is not an object")
+            rule = pos.apply(ev, i)
+            pos.compare(ev.get("after"), rule)
+        except Fail as f:
+            return Discrepancy(i, pos.turn, seat, f.rule, f.message)
+        except _MALFORMED as x:
+            return Discrepancy(i, pos.turn, seat, "format",
+                               f"malformed {ev.get('type') if isinstance(ev, dict) else ''} event "
+                               f"({_malformed(x)})")
+    try:
+        pos.finish()
+    except Fail as f:
+        return Discrepancy(len(events) - 1, pos.turn, pos.seat, f.rule, f.message)
+    try:
+        _check_record(log, pos)
+    except Fail as f:
+        return Discrepancy(-1, pos.turn, -1 if f.seat is None else f.seat, f.rule, f.message)
+    except _MALFORMED as x:
+        return Discrepancy(-1, pos.turn, -1, "format", f"record: malformed ({_malformed(x)})")
+    return None
+
+
+def check_file(path) -> Discrepancy | None:
+    """``check`` on a JSON log file."""
+    with open(path, encoding="utf-8") as f:
+        return check(json.load(f))

@@ -1,0 +1,75 @@
+"""What a run is played under: player count, seats, strategies, boat allocation and rule flags.
+
+``Settings`` is validated once, in Python, so that the compiled core never sees bad input; every
+problem raises ``SettingsError`` with one line that names the accepted values (the CLI turns it
+into exit code 2).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from strategies import STRATEGY_CODES
+
+SUPPORTED_PLAYERS = (2, 3, 4)
+RULES_BOATS = {2: (2, 2, 2, 2), 3: (2, 2, 2), 4: (2, 2, 2, 2)}   # B4.4, B4.5
+
+
+class SettingsError(ValueError):
+    """Bad input: the message is one line naming the problem and the accepted values."""
+
+
+def seats_for(players: int) -> int:
+    """B4.5: two players sit as four seats A,B,A,B; otherwise one seat per player."""
+    return 4 if players == 2 else players
+
+
+@dataclass(frozen=True)
+class Settings:
+    players: int = 4
+    strategies: tuple[str, ...] = ()          # one code per seat; empty = "random" everywhere
+    boats: tuple[int, ...] = ()               # per seat; empty = the rules' allocation
+    lagoon_is_sea: bool = True                # R1
+    creatures_must_move: bool = False         # R2 / R21
+    max_turns: int = 400                      # R10
+
+    def __post_init__(self):
+        if self.players not in SUPPORTED_PLAYERS:
+            raise SettingsError(f"players must be one of {', '.join(map(str, SUPPORTED_PLAYERS))}, "
+                                f"got {self.players}")
+        n = seats_for(self.players)
+        strategies = tuple(self.strategies) or ("random",) * n
+        if len(strategies) == 1 and n > 1:
+            strategies = strategies * n
+        if len(strategies) != n:
+            raise SettingsError(f"--strategies needs 1 or {n} comma-separated names for "
+                                f"{self.players} players ({n} seats), got {len(strategies)}")
+        for s in strategies:
+            if s not in STRATEGY_CODES:
+                raise SettingsError(f"unknown strategy {s!r}; accepted: "
+                                    f"{', '.join(STRATEGY_CODES)}")
+        object.__setattr__(self, "strategies", strategies)
+        boats = tuple(self.boats) or RULES_BOATS[self.players]
+        if len(boats) != n or any(not 0 <= b <= 3 for b in boats) or sum(boats) > 12:
+            raise SettingsError(f"boats must be {n} numbers of 0-3 (one per seat, at most 12 "
+                                f"in all), got {','.join(map(str, boats))}")
+        object.__setattr__(self, "boats", boats)
+        if self.max_turns < 1:
+            raise SettingsError(f"max_turns must be a positive number, got {self.max_turns}")
+
+    @property
+    def seats(self) -> int:
+        return seats_for(self.players)
+
+    @property
+    def player_of_seat(self) -> tuple[int, ...]:
+        return tuple(s % self.players for s in range(self.seats))
+
+    @property
+    def strategy_ids(self) -> tuple[int, ...]:
+        return tuple(STRATEGY_CODES[s] for s in self.strategies)
+
+    def as_dict(self) -> dict:
+        return {"players": self.players, "seats": self.seats,
+                "player_of_seat": list(self.player_of_seat),
+                "boats_per_seat": list(self.boats), "lagoon_is_sea": self.lagoon_is_sea,
+                "creatures_must_move": self.creatures_must_move, "max_turns": self.max_turns}

@@ -1,0 +1,101 @@
+"""Python face of the engine: settings -> compiled runs -> a pandas table, one row per game.
+
+``simulate`` cuts a run into chunks (for the progress bar and to bound memory) and hands each
+chunk to the parallel compiled loop. Game ``i`` depends only on (seed, i, settings), so the table
+is identical for any thread count or chunk size.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Callable
+
+import numba
+import numpy as np
+import pandas as pd
+
+from . import engine as E
+from .settings import Settings
+from .state import BACK_NAMES, END_NAMES, MAX_SEATS
+
+SEAT_COLUMNS = E.REC_SEAT
+BACK_COLUMNS = tuple(f"back_{b}" for b in BACK_NAMES)
+
+
+def settings_vector(s: Settings) -> np.ndarray:
+    """The int64 settings vector the compiled core reads (``engine.ST_*``)."""
+    st = np.zeros(E.ST_SIZE, np.int64)
+    st[E.ST_PLAYERS] = s.players
+    st[E.ST_SEATS] = s.seats
+    st[E.ST_LAGOON_SEA] = int(s.lagoon_is_sea)
+    st[E.ST_MUST_MOVE] = int(s.creatures_must_move)
+    st[E.ST_MAX_TURNS] = s.max_turns
+    st[E.ST_BOATS:E.ST_BOATS + s.seats] = s.boats
+    st[E.ST_SIDS:E.ST_SIDS + s.seats] = s.strategy_ids
+    return st
+
+
+@contextmanager
+def numba_threads(threads: int | None):
+    """Run with ``threads`` numba threads (None = all), restoring the previous count."""
+    old = numba.get_num_threads()
+    numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS,
+                              numba.config.NUMBA_NUM_THREADS))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(old)
+
+
+def run_records(settings: Settings, seed: int, first: int, count: int) -> np.ndarray:
+    """Raw int32 records of games ``first .. first+count-1``."""
+    out = np.empty((count, E.REC_W), np.int32)
+    err = np.zeros(count, np.int64)
+    E.run_games(settings_vector(settings), np.int64(seed), np.int64(first), np.int64(count),
+                out, err)
+    if err.any():
+        bad = int(np.flatnonzero(err)[0])
+        raise RuntimeError(f"engine error {int(err[bad])} in game {first + bad} "
+                           f"(seed {seed}); replay it with `survive-sim replay`")
+    return out
+
+
+def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -> pd.DataFrame:
+    """Name the columns of raw records and add the settings that produced them."""
+    n = len(rows)
+    cols: dict[str, object] = {
+        "game": np.arange(first, first + n, dtype=np.int64),
+        "seed": np.full(n, seed, dtype=np.int64),
+    }
+    for i, name in enumerate(E.REC_GAME):
+        cols[name] = rows[:, i]
+    cols["end_reason"] = pd.Categorical.from_codes(rows[:, 2], categories=list(END_NAMES))
+    for b, name in enumerate(BACK_COLUMNS):
+        cols[name] = rows[:, E.R_BACKS + b]
+    width = len(SEAT_COLUMNS)
+    for s in range(MAX_SEATS):
+        present = s < settings.seats
+        for i, name in enumerate(SEAT_COLUMNS):
+            col = rows[:, E.R_SEAT0 + s * width + i]
+            cols[f"{name}_{s}"] = pd.array(col if present else [None] * n, dtype="Int32")
+        cols[f"player_{s}"] = pd.array([settings.player_of_seat[s] if present else None] * n,
+                                       dtype="Int8")
+        cols[f"boats_{s}"] = pd.array([settings.boats[s] if present else None] * n,
+                                      dtype="Int8")
+        cols[f"strategy_{s}"] = pd.Categorical(
+            [settings.strategies[s] if present else None] * n)
+    return pd.DataFrame(cols)
+
+
+def simulate(settings: Settings, games: int, seed: int, *, first: int = 0,
+             threads: int | None = None, chunk: int = 20_000,
+             progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """Play ``games`` games (indices ``first..``) and return the per-game table."""
+    parts = []
+    with numba_threads(threads):
+        for start in range(first, first + games, chunk):
+            count = min(chunk, first + games - start)
+            parts.append(run_records(settings, seed, start, count))
+            if progress is not None:
+                progress(count)
+    rows = np.concatenate(parts) if parts else np.empty((0, E.REC_W), np.int32)
+    return records_frame(rows, settings, seed, first)

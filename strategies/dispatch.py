@@ -1,0 +1,21 @@
+"""The integer switch the compiled engine calls for every decision (one signature, no
+recompilation per strategy mix). Adding a strategy: one module with ``choose``, one line here,
+one entry in ``strategies.STRATEGY_CODES``."""
+from numba import njit
+
+from strategies import SCRIPTED_ID
+
+from simulator.jit import hot
+
+from . import greedy, random_play, scripted
+
+MEM_W = 512        # float64 scratch each seat's strategy keeps for the whole game
+
+
+@hot
+def choose(sid, pub, mine, seat, kind, opts, n, rng, mem):
+    if sid == 1:
+        return greedy.choose(pub, mine, seat, kind, opts, n, rng, mem)
+    if sid == SCRIPTED_ID:
+        return scripted.choose(pub, mine, seat, kind, opts, n, rng, mem)
+    return random_play.choose(pub, mine, seat, kind, opts, n, rng, mem)

@@ -1,0 +1,274 @@
+"""``greedy``: a one-step heuristic that scores every legal option and takes the best.
+
+The score of a position for one explorer is its *potential*: 100 on a safe isle, less the
+movement points it still needs to get there (swimming hexes count triple: a swimmer covers one
+hex a turn), less the danger from creatures that could reach it with one die move. Moves are
+chosen by the change in potential of the seat's own explorers, weighted by their values;
+sinking and creature moves are chosen to hurt opponents, the leader (most explorers rescued)
+most, and to spare our own. Danger maps are computed once per turn into the seat's ``mem`` row,
+since creatures never move during step 2.
+"""
+from numba import njit
+
+from simulator.jit import hot
+
+from simulator.board import ACCESS_ISLE, DIST_TO_ACCESS, HEX_DIST, N_HEX, N_NEIGHBOURS, NEIGHBOURS
+from simulator.rng import randint
+from simulator.state import (
+    B_DOLPHIN, B_MOVE_SERPENT, B_MOVE_WHALE, B_WIND, BOAT_HEX, BOAT_N, BOAT_P, CR_HEX, CR_SLOTS,
+    D_BOARD, D_CREATURE, D_DEFEND, D_MOVE, D_PLACE_BOAT, D_PLACE_EXPLORER, D_PLAY_TILE, D_SINK,
+    EX_AT, EX_LOC, EX_SEAT, HEX_BOAT, HEX_NLAND, HEX_NSWIM, HEX_TERRAIN, KIND_COUNT, L_BOAT,
+    L_LAND, L_SAFE, L_SEA, MAX_EX, MV_BOAT, MV_STOP, N_SEATS, P_VALUE, PLAYER_OF, SERPENT,
+    SHARK, SLOTS, TURN, WHALE, HEX_NCR,
+)
+
+OTHER_VALUE = 2.8          # mean explorer value: other players' values are secret (R11)
+SAFE_POT = 100.0
+# mem layout (float64 per seat)
+M_STAMP = 0                # fingerprint (turn, creature hexes) the maps were computed for
+M_SWIM = 1                 # danger to a swimmer in each hex
+M_BOAT = M_SWIM + N_HEX    # danger to an occupied boat in each hex
+M_LAST_START = M_BOAT + N_HEX   # creature options come grouped by piece: cache its threat
+M_LAST_THREAT = M_LAST_START + 1
+
+
+@hot
+def _danger_maps(pub, mem):
+    """Danger per hex from creatures one die move away (distance ignores land: a bound)."""
+    stamp = 1.0 + pub[TURN]                  # changes whenever the turn or any creature does
+    for i in range(5 * CR_SLOTS):
+        stamp += (pub[CR_HEX + i] + 3.0) * (1000.0 + 137.0 * i) * 1e3
+    if mem[M_STAMP] == stamp:
+        return
+    mem[M_STAMP] = stamp
+    for h in range(N_HEX):
+        swim = 0.0
+        boat = 0.0
+        for k in range(KIND_COUNT[SERPENT]):
+            c = pub[CR_HEX + SERPENT * CR_SLOTS + k]
+            if c >= 0:
+                d = HEX_DIST[c, h]
+                if d == 0:
+                    swim += 100.0
+                    boat += 100.0
+                elif d == 1:
+                    swim += 12.0
+                    boat += 12.0
+        for k in range(KIND_COUNT[SHARK]):
+            c = pub[CR_HEX + SHARK * CR_SLOTS + k]
+            if c >= 0:
+                d = HEX_DIST[c, h]
+                if d == 0:
+                    swim += 100.0
+                elif d <= 2:
+                    swim += 12.0
+        for k in range(KIND_COUNT[WHALE]):
+            c = pub[CR_HEX + WHALE * CR_SLOTS + k]
+            if c >= 0:
+                d = HEX_DIST[c, h]
+                if d == 0:
+                    boat += 40.0
+                elif d <= 3:
+                    boat += 6.0
+        mem[M_SWIM + h] = swim
+        mem[M_BOAT + h] = boat
+
+
+@hot
+def _pot(pub, mem, loc, h):
+    """Potential of one explorer at a location (``h`` = hex, or the isle code when safe)."""
+    if loc == L_SAFE or h >= N_HEX:
+        return SAFE_POT
+    if loc == L_BOAT:
+        return SAFE_POT - 10.0 * (DIST_TO_ACCESS[h] + 1) - mem[M_BOAT + h]
+    if loc == L_SEA:
+        return SAFE_POT - 10.0 * (3 * DIST_TO_ACCESS[h] + 1) - mem[M_SWIM + h]
+    if loc == L_LAND:
+        return SAFE_POT - 10.0 * (DIST_TO_ACCESS[h] + 2) - 6.0 + 2.0 * pub[HEX_TERRAIN + h]
+    return 0.0
+
+
+@hot
+def _value(pub, mine, seat, e):
+    """What explorer ``e`` is worth to ``seat``: its value if ours, minus the mean if another
+    player's (hurting them helps), scaled by how far they lead."""
+    s = pub[EX_SEAT + e]
+    if s == seat:
+        return float(mine[P_VALUE + e % SLOTS])
+    if pub[PLAYER_OF + s] == pub[PLAYER_OF + seat]:
+        return OTHER_VALUE
+    return -0.3 * OTHER_VALUE * _lead(pub, s)
+
+
+@hot
+def _lead(pub, s):
+    """1 + explorers the seat has rescued: weight of hurting it (the leader suffers most)."""
+    n = 1.0
+    for slot in range(SLOTS):
+        if pub[EX_LOC + s * SLOTS + slot] == L_SAFE:
+            n += 1.0
+    return n
+
+
+@hot
+def _eval_move(pub, mine, seat, mem, what, i, dest, boat):
+    if what == MV_STOP:
+        return 0.0
+    if what == MV_BOAT:
+        n = pub[BOAT_N + i]
+        if n == 0:
+            # an empty boat is worth moving towards our own explorers on the coast
+            return 2.0 * (_near_own_land(pub, seat, pub[BOAT_HEX + i])
+                          - _near_own_land(pub, seat, dest)) - 0.5
+        before = pub[BOAT_HEX + i]
+        score = 0.0
+        for j in range(n):
+            e = pub[BOAT_P + 3 * i + j]
+            score += _value(pub, mine, seat, e) * (_pot(pub, mem, L_BOAT, dest)
+                                                    - _pot(pub, mem, L_BOAT, before))
+        return score
+    e = i
+    loc = pub[EX_LOC + e]
+    at = pub[EX_AT + e]
+    h = pub[BOAT_HEX + at] if loc == L_BOAT else at
+    now = _pot(pub, mem, loc, h)
+    if dest >= N_HEX:
+        new = SAFE_POT
+    elif boat >= 0:
+        new = _pot(pub, mem, L_BOAT, dest)
+    elif pub[HEX_TERRAIN + dest] >= 0:
+        new = _pot(pub, mem, L_LAND, dest)
+    else:
+        new = _pot(pub, mem, L_SEA, dest)
+    return _value(pub, mine, seat, e) * (new - now)
+
+
+@hot
+def _near_own_land(pub, seat, h):
+    best = 9.0
+    for slot in range(SLOTS):
+        e = seat * SLOTS + slot
+        if pub[EX_LOC + e] == L_LAND:
+            d = HEX_DIST[h, pub[EX_AT + e]]
+            if d < best:
+                best = d
+    return best
+
+
+@hot
+def _victims(pub, mine, seat, kind, h):
+    """Score for ``seat`` of a creature of ``kind`` attacking hex ``h`` (positive = good)."""
+    score = 0.0
+    if kind == SHARK or kind == SERPENT:
+        if pub[HEX_NSWIM + h] > 0:
+            for e in range(MAX_EX):
+                if pub[EX_LOC + e] == L_SEA and pub[EX_AT + e] == h:
+                    score -= 10.0 * _value(pub, mine, seat, e)
+    b = pub[HEX_BOAT + h]
+    if (kind == WHALE or kind == SERPENT) and b >= 0:
+        w = 10.0 if kind == SERPENT else 5.0
+        for j in range(pub[BOAT_N + b]):
+            score -= w * _value(pub, mine, seat, pub[BOAT_P + 3 * b + j])
+    return score
+
+
+@hot
+def _threat_to_own(pub, seat, kind, c):
+    """How many of our exposed explorers a creature of ``kind`` at hex ``c`` threatens."""
+    rng_ = 1 if kind == SERPENT else (2 if kind == SHARK else 3)
+    t = 0.0
+    for slot in range(SLOTS):
+        e = seat * SLOTS + slot
+        loc = pub[EX_LOC + e]
+        if loc == L_SEA and kind != WHALE:
+            if HEX_DIST[c, pub[EX_AT + e]] <= rng_:
+                t += 1.0
+        elif loc == L_BOAT and kind != SHARK:
+            if HEX_DIST[c, pub[BOAT_HEX + pub[EX_AT + e]]] <= rng_:
+                t += 1.0
+    return t
+
+
+@hot
+def _threat_change(pub, seat, kind, start, dest, mem):
+    """Threat to our explorers removed by moving a creature from ``start`` to ``dest``."""
+    key = kind * 1000.0 + start
+    if mem[M_LAST_START] != key:
+        mem[M_LAST_START] = key
+        mem[M_LAST_THREAT] = _threat_to_own(pub, seat, kind, start)
+    if mem[M_LAST_THREAT] == 0.0:
+        return 0.0
+    return mem[M_LAST_THREAT] - _threat_to_own(pub, seat, kind, dest)
+
+
+@hot
+def _eval(pub, mine, seat, kind, opts, k, mem):
+    a = opts[k, 0]
+    b = opts[k, 1]
+    c = opts[k, 2]
+    d = opts[k, 3]
+    if kind == D_MOVE:
+        return _eval_move(pub, mine, seat, mem, a, b, c, d)
+    if kind == D_PLACE_EXPLORER:
+        v = float(mine[P_VALUE + a])
+        return v * (20.0 - DIST_TO_ACCESS[b] + 1.5 * pub[HEX_TERRAIN + b])
+    if kind == D_PLACE_BOAT:
+        s = -0.5 * DIST_TO_ACCESS[a]
+        for i in range(N_NEIGHBOURS[a]):
+            x = NEIGHBOURS[a, i]
+            if pub[HEX_NLAND + x] > 0:
+                for e in range(seat * SLOTS, seat * SLOTS + SLOTS):
+                    if pub[EX_LOC + e] == L_LAND and pub[EX_AT + e] == x:
+                        s += mine[P_VALUE + e % SLOTS]
+        return s
+    if kind == D_SINK:
+        s = 0.0
+        if pub[HEX_NLAND + a] > 0:
+            for e in range(MAX_EX):
+                if pub[EX_LOC + e] == L_LAND and pub[EX_AT + e] == a:
+                    s -= 8.0 * _value(pub, mine, seat, e)
+        return s
+    if kind == D_CREATURE:
+        start = pub[CR_HEX + a * CR_SLOTS + b]
+        if c == start:
+            return 0.0
+        return _victims(pub, mine, seat, a, c) + 3.0 * _threat_change(pub, seat, a, start, c, mem)
+    if kind == D_DEFEND:
+        return float(a)
+    if kind == D_BOARD:
+        return _value(pub, mine, seat, a)
+    if kind == D_PLAY_TILE:
+        if a < 0:
+            return 0.0
+        if a == B_DOLPHIN:
+            now = _pot(pub, mem, L_SEA, pub[EX_AT + b])
+            new = SAFE_POT if c >= N_HEX else _pot(pub, mem, L_SEA, c)
+            return _value(pub, mine, seat, b) * (new - now) - 20.0
+        if a == B_WIND:
+            return _eval_move(pub, mine, seat, mem, MV_BOAT, b, c, -1) - 20.0
+        if B_MOVE_SERPENT <= a <= B_MOVE_WHALE:
+            ck = a - B_MOVE_SERPENT
+            start = pub[CR_HEX + ck * CR_SLOTS + b]
+            return 20.0 * _threat_change(pub, seat, ck, start, c, mem) - 10.0
+    return 0.0
+
+
+@hot
+def choose(pub, mine, seat, kind, opts, n, rng, mem):
+    """The best-scoring option; exact ties are broken uniformly with the seat's noise stream."""
+    _danger_maps(pub, mem)
+    mem[M_LAST_START] = -1.0
+    best = -1e18
+    pick = 0
+    ties = 0
+    for k in range(n):
+        s = _eval(pub, mine, seat, kind, opts, k, mem)
+        if s > best + 1e-9:
+            best = s
+            pick = k
+            ties = 1
+        elif s > best - 1e-9:
+            ties += 1
+            if randint(rng, 0, ties) == 0:
+                pick = k
+    return pick
