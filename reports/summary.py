@@ -1,0 +1,280 @@
+"""Summary statistics of a per-game results table (one row per game, see the README's columns).
+
+Pure pandas/numpy + statsmodels: no engine import, so it works on any saved table (Parquet or
+CSV read back) as well as on ``simulator.simulate.simulate``'s frame.
+
+Project rule: every rate carries its 95% interval and its sample size. Proportions use the Wilson
+score interval (``statsmodels.stats.proportion.proportion_confint(method="wilson")``); means use
+the normal approximation ``mean +- z * sd / sqrt(n)``.
+
+Players and seats (B4.5): with 3 or 4 players every player has one seat; with 2 players the four
+seats sit A,B,A,B and a player's result is the sum of their two seats (``player_s`` says who owns
+seat ``s``). Winners follow B7.3's default: every player with the top score wins (a shared win),
+so a game with a tie counts as a win for each tied player and the win counts of a run can add up
+to more than its number of games.
+"""
+from __future__ import annotations
+
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+from statsmodels.stats.proportion import proportion_confint
+
+ALPHA = 0.05
+Z = NormalDist().inv_cdf(1 - ALPHA / 2)          # 1.959963984540054
+MAX_SEATS = 6
+
+
+# ---------------------------------------------------------------------------- intervals
+def wilson(count, nobs, alpha: float = ALPHA):
+    """Wilson score interval ``(lo, hi)`` of ``count`` successes in ``nobs`` trials.
+
+    Scalars or arrays; ``nobs == 0`` gives NaN bounds.
+    """
+    count = np.asarray(count, dtype=float)
+    nobs = np.asarray(nobs, dtype=float)
+    safe = np.where(nobs > 0, nobs, 1.0)
+    lo, hi = proportion_confint(np.where(nobs > 0, count, 0.0), safe, alpha=alpha,
+                                method="wilson")
+    lo = np.where(nobs > 0, lo, np.nan)
+    hi = np.where(nobs > 0, hi, np.nan)
+    if lo.ndim == 0:
+        return float(lo), float(hi)
+    return lo, hi
+
+
+def mean_ci(values, alpha: float = ALPHA) -> tuple[float, float, float, float, int]:
+    """``(mean, sd, lo, hi, n)`` with a normal-approximation interval for the mean."""
+    x = np.asarray(values, dtype=float)
+    n = int(x.size)
+    if n == 0:
+        return (np.nan, np.nan, np.nan, np.nan, 0)
+    mean = float(x.mean())
+    sd = float(x.std(ddof=1)) if n > 1 else np.nan
+    z = NormalDist().inv_cdf(1 - alpha / 2)
+    half = z * sd / np.sqrt(n) if n > 1 else np.nan
+    return (mean, sd, mean - half, mean + half, n)
+
+
+# ---------------------------------------------------------------------------- table shape
+def n_players(df: pd.DataFrame) -> int:
+    """The player count of the run (all rows must share it)."""
+    values = pd.unique(df["players"].astype("int64"))
+    if len(values) != 1:
+        raise ValueError(f"the table mixes player counts {sorted(int(v) for v in values)}; "
+                         f"summarise each player count separately")
+    return int(values[0])
+
+
+def n_seats(df: pd.DataFrame) -> int:
+    if "seats" in df.columns and len(df):
+        values = pd.unique(df["seats"].astype("int64"))
+        if len(values) != 1:
+            raise ValueError(f"the table mixes seat counts {sorted(int(v) for v in values)}")
+        return int(values[0])
+    players = n_players(df)
+    return 4 if players == 2 else players
+
+
+def seats_of_players(df: pd.DataFrame) -> dict[int, list[int]]:
+    """``{player: [seats]}`` from the ``player_s`` columns (B4.5: 2 players -> A,B,A,B)."""
+    players, seats = n_players(df), n_seats(df)
+    out: dict[int, list[int]] = {p: [] for p in range(players)}
+    for s in range(seats):
+        col = f"player_{s}"
+        if col in df.columns:
+            owners = pd.unique(df[col].astype("int64"))
+            if len(owners) != 1:
+                raise ValueError(f"seat {s} belongs to different players in different rows")
+            p = int(owners[0])
+        else:
+            p = s % players
+        out[p].append(s)
+    return out
+
+
+def _seat_ints(df: pd.DataFrame, name: str, s: int) -> np.ndarray:
+    return df[f"{name}_{s}"].astype("int64").to_numpy()
+
+
+def _strategy_label(df: pd.DataFrame, seats: list[int]) -> str:
+    names: list[str] = []
+    for s in seats:
+        col = f"strategy_{s}"
+        if col not in df.columns:
+            continue
+        for v in pd.unique(df[col].astype(object)):
+            if isinstance(v, str) and v not in names:
+                names.append(v)
+    return "+".join(names) if names else "?"
+
+
+# ---------------------------------------------------------------------------- per game
+def player_scores(df: pd.DataFrame) -> pd.DataFrame:
+    """Per game (same index as ``df``) and per player ``p``: ``score_p``, ``rescued_p``,
+    ``rescued_value_p`` and ``explorers_p`` (explorers in play = rescued + lost, stranded
+    included). With 2 players each is the sum of the player's two seats."""
+    owners = seats_of_players(df)
+    cols: dict[str, object] = {}
+    for key in ("game", "seed"):
+        if key in df.columns:
+            cols[key] = df[key].to_numpy()
+    for name in ("score", "rescued", "rescued_value"):
+        for p, seats in owners.items():
+            cols[f"{name}_{p}"] = sum(_seat_ints(df, name, s) for s in seats)
+    for p, seats in owners.items():
+        cols[f"explorers_{p}"] = sum(_seat_ints(df, "rescued", s) + _seat_ints(df, "lost", s)
+                                     for s in seats)
+    return pd.DataFrame(cols, index=df.index)
+
+
+def _score_matrix(df: pd.DataFrame) -> np.ndarray:
+    ps = player_scores(df)
+    return np.column_stack([ps[f"score_{p}"].to_numpy() for p in range(n_players(df))])
+
+
+def winners(df: pd.DataFrame) -> pd.DataFrame:
+    """Boolean, one row per game (``df``'s index) and one column per player: True for every
+    player with the game's top score (B7.3 default: a tie is a shared win)."""
+    scores = _score_matrix(df)
+    top = scores.max(axis=1, keepdims=True) if len(scores) else scores
+    return pd.DataFrame(scores == top, index=df.index, columns=range(scores.shape[1]))
+
+
+def shared_top(df: pd.DataFrame) -> pd.Series:
+    """True for the games whose top score is held by two or more players."""
+    return winners(df).sum(axis=1) > 1
+
+
+# ---------------------------------------------------------------------------- summaries
+def run_summary(df: pd.DataFrame) -> dict:
+    """Run-level numbers: games, ties, scoreless games, end reasons, turn-capped games."""
+    games = len(df)
+    out: dict[str, object] = {"games": games, "players": n_players(df), "seats": n_seats(df)}
+    tie = shared_top(df)
+    ties = int(tie.sum())
+    out.update(ties=ties, tie_rate=ties / games if games else np.nan)
+    out["tie_lo"], out["tie_hi"] = wilson(ties, games)
+    scores = _score_matrix(df)
+    scoreless = int((scores.max(axis=1) == 0).sum()) if games else 0
+    out.update(scoreless=scoreless, scoreless_rate=scoreless / games if games else np.nan)
+    out["scoreless_lo"], out["scoreless_hi"] = wilson(scoreless, games)
+    reasons = df["end_reason"]
+    if isinstance(reasons.dtype, pd.CategoricalDtype):
+        counts = reasons.value_counts(sort=False)
+        counts = counts.reindex(list(reasons.cat.categories), fill_value=0)
+    else:
+        counts = reasons.astype(str).value_counts().sort_index()
+    out["end_reasons"] = {str(k): int(v) for k, v in counts.items()}
+    capped = int((reasons.astype(str) == "turn_cap").sum())
+    out.update(turn_capped=capped, turn_cap_rate=capped / games if games else np.nan)
+    out["turn_cap_lo"], out["turn_cap_hi"] = wilson(capped, games)
+    mean, sd, lo, hi, n = mean_ci(df["turns"].astype("int64"))
+    out.update(mean_turns=mean, turns_lo=lo, turns_hi=hi)
+    return out
+
+
+def summary_table(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per seat (per player with 2 players, labelled with its seats): strategy, games,
+    wins (a shared win counts for every tied player), ``shared_wins``, win rate with Wilson
+    95% interval, mean score with a normal 95% interval, rescued / explorers in play with a
+    Wilson interval. ``.attrs["run"]`` holds ``run_summary(df)``.
+
+    The rescue-rate interval treats explorers as independent trials; explorers of one game are
+    correlated, so read it as a lower bound on the uncertainty.
+    """
+    owners = seats_of_players(df)
+    players = n_players(df)
+    games = len(df)
+    ps = player_scores(df)
+    win = winners(df)
+    tie = shared_top(df).to_numpy()
+    rows = []
+    for p, seats in owners.items():
+        w = win[p].to_numpy()
+        wins = int(w.sum())
+        lo, hi = wilson(wins, games)
+        mean, sd, mlo, mhi, _ = mean_ci(ps[f"score_{p}"])
+        rescued = int(ps[f"rescued_{p}"].sum())
+        explorers = int(ps[f"explorers_{p}"].sum())
+        rlo, rhi = wilson(rescued, explorers)
+        label = (f"player {p} (seats {','.join(map(str, seats))})" if players == 2
+                 else f"seat {seats[0]}")
+        rows.append({
+            "label": label, "player": p, "seats": ",".join(map(str, seats)),
+            "strategy": _strategy_label(df, seats), "games": games,
+            "wins": wins, "shared_wins": int((w & tie).sum()),
+            "win_rate": wins / games if games else np.nan, "win_lo": lo, "win_hi": hi,
+            "mean_score": mean, "score_sd": sd, "score_lo": mlo, "score_hi": mhi,
+            "rescued": rescued, "explorers": explorers,
+            "rescue_rate": rescued / explorers if explorers else np.nan,
+            "rescue_lo": rlo, "rescue_hi": rhi,
+        })
+    table = pd.DataFrame(rows)
+    table.attrs["run"] = run_summary(df)
+    return table
+
+
+# ---------------------------------------------------------------------------- text
+def _pct(x: float) -> str:
+    """Percent with 2 decimals; two significant digits below 0.01% (so 0 < x never shows 0)."""
+    if x is None or np.isnan(x):
+        return "nan"
+    v = 100 * x
+    if 0 < abs(v) < 0.01 or 99.99 < abs(v) < 100:
+        return f"{v:.2g}%" if abs(v) < 1 else f"{100 - float(f'{100 - v:.2g}'):.10g}%"
+    return f"{v:.2f}%"
+
+
+def _rate(x: float, lo: float, hi: float) -> str:
+    return f"{_pct(x)} [{_pct(lo)}, {_pct(hi)}]"
+
+
+def _num(x: float) -> str:
+    if x is None or np.isnan(x):
+        return "nan"
+    return f"{0.0 if abs(x) < 0.005 else x:.2f}"
+
+
+def align(header: list[str], rows: list[list[str]], right: set[int] = frozenset()) -> list[str]:
+    """Rows of cells as lines of aligned columns (two spaces between columns)."""
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    out = []
+    for r in [header, *rows]:
+        cells = [c.rjust(w) if i in right else c.ljust(w)
+                 for i, (c, w) in enumerate(zip(r, widths))]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def format_summary(table: pd.DataFrame, run: dict | None = None) -> str:
+    """The summary as aligned text: one line per seat / player, then the run-level lines."""
+    run = run if run is not None else table.attrs.get("run")
+    two = run is not None and run.get("players") == 2
+    header = ["player (seats)" if two else "seat", "strategy", "games", "wins (shared)",
+              "win rate [95% CI]", "mean score [95% CI]", "rescued/explorers",
+              "rescue rate [95% CI]"]
+    rows = []
+    for r in table.itertuples(index=False):
+        rows.append([
+            r.label if two else r.seats, r.strategy, str(r.games), f"{r.wins} ({r.shared_wins})",
+            _rate(r.win_rate, r.win_lo, r.win_hi),
+            f"{_num(r.mean_score)} [{_num(r.score_lo)}, {_num(r.score_hi)}]",
+            f"{r.rescued}/{r.explorers}", _rate(r.rescue_rate, r.rescue_lo, r.rescue_hi),
+        ])
+    lines = align(header, rows, right={2, 3, 6})
+    if run is not None:
+        n = run["games"]
+        lines.append("")
+        lines.append(f"ties (shared top score, a win for each tied player): {run['ties']} of "
+                     f"n={n} games = {_rate(run['tie_rate'], run['tie_lo'], run['tie_hi'])}")
+        lines.append(f"scoreless games (nobody rescued anyone): {run['scoreless']} of n={n} = "
+                     f"{_rate(run['scoreless_rate'], run['scoreless_lo'], run['scoreless_hi'])}")
+        reasons = ", ".join(f"{k} {v}" for k, v in run["end_reasons"].items() if v or k in
+                            ("volcano", "turn_cap"))
+        lines.append(f"end reasons: {reasons}; turn-capped: {run['turn_capped']} of n={n} = "
+                     f"{_rate(run['turn_cap_rate'], run['turn_cap_lo'], run['turn_cap_hi'])}")
+        lines.append(f"turns per game: mean {_num(run['mean_turns'])} "
+                     f"[{_num(run['turns_lo'])}, {_num(run['turns_hi'])}], n={n}")
+    return "\n".join(lines)

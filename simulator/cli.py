@@ -1,0 +1,421 @@
+"""``survive-sim``: the command line (simulate, replay, referee, summary, bench).
+
+Heavy modules (numpy, pandas, the compiled engine) are imported inside the commands, so
+``survive-sim --help`` and input errors answer at once. Bad input of any kind ends with one line
+on stderr that names the problem and the accepted values, exit code 2, no traceback, and no
+output file: every check runs before the first game is played, and files are written to a
+temporary name in the target directory and renamed into place only when complete.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+import time
+
+import click
+
+from strategies import STRATEGY_CODES
+
+OUT_FORMATS = {".parquet": "parquet", ".csv": "csv"}
+SEED_MAX = 2**63 - 1
+STRATEGY_HELP = ", ".join(STRATEGY_CODES)
+
+
+# ---------------------------------------------------------------------------- errors
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+class OneLineErrors(click.Group):
+    """A click group whose usage errors are a single line on stderr (exit code 2).
+
+    click's own report adds a usage line and a hint; here the message alone, prefixed with the
+    command that failed, so scripts and people see exactly one line naming the problem."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        prog_name = prog_name or "survive-sim"
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.Abort:
+            click.echo("survive-sim: aborted", err=True)
+            sys.exit(1)
+        except click.ClickException as e:
+            ctx = getattr(e, "ctx", None)
+            where = ctx.command_path if ctx is not None else prog_name
+            click.echo(f"{where}: error: {_one_line(e.format_message())}", err=True)
+            sys.exit(e.exit_code)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _bad(message: str, param: str | None = None):
+    """Raise click's usage error (exit 2) for ``param`` (an option name) or the command."""
+    if param:
+        raise click.BadParameter(message, param_hint=f"'{param}'")
+    raise click.UsageError(message)
+
+
+# ---------------------------------------------------------------------------- input checks
+def _settings(players: int, strategies: str):
+    """Validated ``Settings``; ``SettingsError`` becomes a usage error."""
+    from .settings import Settings, SettingsError
+    names = tuple(s.strip() for s in strategies.split(",")) if strategies.strip() else ()
+    for name in names:                       # name the bad strategy before counting them
+        if name not in STRATEGY_CODES:
+            _bad(f"unknown strategy {name!r}; accepted: {STRATEGY_HELP}", "--strategies")
+    try:
+        return Settings(players=players, strategies=names)
+    except SettingsError as e:
+        _bad(str(e))
+
+
+def _check_writable(path: str, param: str) -> None:
+    """The file ``path`` can be created: its directory exists and accepts a new file."""
+    if os.path.isdir(path):
+        _bad(f"{path} is a directory; give a file name", param)
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        _bad(f"directory {directory} does not exist; create it or choose an existing one", param)
+    try:
+        fd, probe = tempfile.mkstemp(dir=directory, prefix=".survive-sim-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        _bad(f"directory {directory} is not writable ({e.strerror or e}); "
+             f"choose a writable directory", param)
+
+
+def _out_format(path: str, param: str | None = "--out") -> str:
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in OUT_FORMATS:
+        _bad(f"unknown table extension {ext or '(none)'!r} in {path}; accepted: "
+             f"{', '.join(OUT_FORMATS)}", param)
+    return OUT_FORMATS[ext]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def atomic_write(path: str, write) -> None:
+    """``write(tmp_path)`` to a temporary file beside ``path``, then rename it to ``path``.
+
+    On any failure (including Ctrl-C) the temporary file is removed and ``path`` is untouched."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
+                               suffix=".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _file_ready(df):
+    """The table as written to disk: absent seats' all-NA strategy columns get string
+    categories, so Parquet keeps them categorical (an empty float category would not)."""
+    import pandas as pd
+    out = df.copy()
+    for c in out.columns:
+        if c.startswith("strategy_") and isinstance(out[c].dtype, pd.CategoricalDtype) \
+                and len(out[c].cat.categories) == 0:
+            out[c] = pd.Categorical([None] * len(out), categories=pd.Index([], dtype=object))
+    return out
+
+
+def write_table(df, path: str) -> None:
+    fmt = _out_format(path)
+    df = _file_ready(df)
+    if fmt == "parquet":
+        atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False))
+    else:
+        atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))
+
+
+def read_table(path: str):
+    import pandas as pd
+    fmt = _out_format(path, None)
+    return pd.read_parquet(path) if fmt == "parquet" else pd.read_csv(path)
+
+
+def _compile_note(entry: str, quiet: bool) -> None:
+    """Say so on stderr when the engine is about to compile (no cache for these sources)."""
+    if quiet:
+        return
+    import glob
+
+    import simulator
+    if not glob.glob(os.path.join(simulator.CACHE_DIR, "**", f"engine.{entry}-*.nbi"),
+                     recursive=True):
+        click.echo(f"survive-sim: compiling the engine for these sources (1-2 minutes, once; "
+                   f"cached in {simulator.CACHE_DIR})", err=True)
+
+
+def _threads_used(threads: int | None) -> int:
+    import numba
+    return min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)
+
+
+# ---------------------------------------------------------------------------- commands
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="survive-sim", prog_name="survive-sim")
+def main():
+    """Balance simulator for Survive: Escape from Atlantis! (base game, 2-4 players).
+
+    Game i of a run is a pure function of (seed, i, settings): any game of a results table can be
+    replayed move by move with `survive-sim replay`.
+    """
+
+
+players_option = click.option(
+    "--players", type=click.IntRange(2, 4), default=4, show_default=True,
+    help="Number of players (2-4). 2 players sit as 4 seats A,B,A,B.")
+strategies_option = click.option(
+    "--strategies", default="random", show_default=True, metavar="NAMES",
+    help=f"One strategy for every seat, or a comma-separated name per seat "
+         f"(4 seats for 2 players). Accepted: {STRATEGY_HELP}.")
+seed_option = click.option(
+    "--seed", type=click.IntRange(0, SEED_MAX), default=0, show_default=True,
+    help="Root seed (0 to 2**63-1).")
+
+
+@main.command(short_help="Play many games; print the summary, save the table.")
+@players_option
+@click.option("--games", type=click.IntRange(min=1), required=True,
+              help="Number of games to play (at least 1).")
+@seed_option
+@strategies_option
+@click.option("--out", type=str, default=None, metavar="FILE",
+              help="Write the per-game table here: .parquet or .csv (default: summary only).")
+@click.option("--first", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Index of the first game (to extend a run: games first..first+games-1).")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Worker threads (default: all). Results do not depend on it.")
+@click.option("--chunk", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help="Games per compiled batch (progress granularity). Results do not depend on it.")
+@click.option("--no-progress", is_flag=True, help="No progress bar or notes on stderr.")
+def simulate(players, games, seed, strategies, out, first, threads, chunk, no_progress):
+    """Play GAMES games and print the summary; optionally save the per-game table."""
+    settings = _settings(players, strategies)
+    if out is not None:
+        _out_format(out)
+        _check_writable(out, "--out")
+
+    from tqdm import tqdm
+
+    from reports.summary import format_summary, summary_table
+
+    from .simulate import numba_threads, run_records, simulate as run
+
+    _compile_note("run_games", no_progress)
+    try:
+        with numba_threads(threads):
+            run_records(settings, seed, first, 1)          # load or compile, start the threads
+        with tqdm(total=games, unit="game", unit_scale=True, file=sys.stderr,
+                  disable=no_progress, desc="simulate", dynamic_ncols=True) as bar:
+            t0 = time.perf_counter()
+            df = run(settings, games, seed, first=first, threads=threads, chunk=chunk,
+                     progress=bar.update)
+            elapsed = time.perf_counter() - t0
+    except RuntimeError as e:                                # engine error: name the game
+        raise click.ClickException(_one_line(e))
+    if out is not None:
+        try:
+            write_table(df, out)
+        except OSError as e:
+            raise click.ClickException(f"could not write {out}: {e.strerror or e}")
+
+    click.echo(f"{players} players ({settings.seats} seats), strategies "
+               f"{','.join(settings.strategies)}, seed {seed}, games {first}..{first + games - 1}")
+    click.echo(format_summary(summary_table(df)))
+    click.echo(f"speed: {games} games in {elapsed:.2f} s = {games / max(elapsed, 1e-9):,.0f} "
+               f"games/s on {_threads_used(threads)} thread(s)")
+    if out is not None:
+        click.echo(f"wrote {out} ({len(df)} games x {df.shape[1]} columns)")
+
+
+@main.command(short_help="Print one game turn by turn (and its JSON log).")
+@seed_option
+@click.option("--game", type=click.IntRange(min=0), required=True,
+              help="Index of the game within the seed's run (0-based, the table's `game`).")
+@players_option
+@strategies_option
+@click.option("--json", "json_path", type=str, default=None, metavar="FILE",
+              help="Also write the machine-readable log (docs/replay-log.md) to FILE.")
+@click.option("--check", is_flag=True,
+              help="Re-check the log with the independent referee (exit 1 on a discrepancy).")
+def replay(seed, game, players, strategies, json_path, check):
+    """Replay one game and print it turn by turn.
+
+    Use the same --players and --strategies as the run that produced the game."""
+    import json
+
+    settings = _settings(players, strategies)
+    if json_path is not None:
+        _check_writable(json_path, "--json")
+
+    from .replay import format_log, game_log
+
+    _compile_note("run_games", False)          # replay_game itself compiles in seconds
+    try:
+        log = game_log(settings, seed, game)
+    except RuntimeError as e:
+        raise click.ClickException(_one_line(e))
+    click.echo(format_log(log))
+    text = json.dumps(log, separators=(",", ":"))
+    if json_path is not None:
+        def dump(tmp):
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.write("\n")
+        try:
+            atomic_write(json_path, dump)
+        except OSError as e:
+            raise click.ClickException(f"could not write {json_path}: {e.strerror or e}")
+        click.echo(f"wrote {json_path}")
+    if check:
+        from .referee import check as referee_check
+        found = referee_check(json.loads(text))      # exactly what the file holds
+        _referee_report(found)
+
+
+def _referee_report(found) -> None:
+    if found is None:
+        click.echo("referee: OK")
+        return
+    click.echo(f"referee: DISCREPANCY {found}")
+    sys.exit(1)
+
+
+@main.command(short_help="Check a saved JSON replay log against the rules.")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, readable=True))
+def referee(file):
+    """Check a saved replay log (JSON) against the rules: prints "referee: OK" or the first
+    discrepancy (exit 1)."""
+    import json
+    try:
+        with open(file, encoding="utf-8") as f:
+            log = json.load(f)
+    except (ValueError, UnicodeDecodeError) as e:
+        _bad(f"{file} is not a JSON replay log ({_one_line(e)}); expected the output of "
+             f"`survive-sim replay --json FILE`")
+    from .referee import check as referee_check
+    _referee_report(referee_check(log))
+
+
+@main.command(short_help="Print the summary of a saved results table.")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, readable=True))
+def summary(file):
+    """Print the summary of a saved per-game table (.parquet or .csv)."""
+    from reports.summary import format_summary, summary_table
+    _out_format(file, None)
+    try:
+        df = read_table(file)
+        table = summary_table(df)
+    except (ValueError, KeyError, OSError) as e:
+        _bad(f"{file} is not a survive-sim results table ({_one_line(e)})")
+    click.echo(format_summary(table))
+
+
+def _machine() -> str:
+    import platform
+
+    import numba
+    model, cores = "unknown CPU", set()
+    try:
+        phys = core = None
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                key, value = key.strip(), value.strip()
+                if key == "model name" and model == "unknown CPU":
+                    model = value
+                elif key == "physical id":
+                    phys = value
+                elif key == "core id":
+                    core = value
+                    cores.add((phys, core))
+    except OSError:
+        model = platform.processor() or model
+    logical = os.cpu_count() or 1
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = logical
+    physical = f"{len(cores)} physical cores, " if cores else ""
+    return (f"machine: {model}; {physical}{logical} logical CPUs ({usable} usable); "
+            f"numba {numba.__version__} with {numba.config.NUMBA_NUM_THREADS} threads; "
+            f"Python {platform.python_version()}; {platform.system()} {platform.machine()}")
+
+
+def _parse_players(value: str) -> list[int]:
+    out = []
+    for part in value.split(","):
+        part = part.strip()
+        if part not in ("2", "3", "4"):
+            _bad(f"player counts must be a comma-separated list of 2, 3, 4; got {part!r}",
+                 "--players")
+        out.append(int(part))
+    return out
+
+
+@main.command(short_help="Measure games per second (1 thread / all threads).")
+@click.option("--games", type=click.IntRange(min=1), default=None,
+              help="Games per cell (default: about --seconds of play per cell).")
+@click.option("--seconds", type=click.FloatRange(min=0.1, max=600), default=2.0,
+              show_default=True, help="Target time per cell when --games is not given.")
+@click.option("--players", "players_list", default="2,3,4", show_default=True,
+              metavar="LIST", help="Player counts to measure (comma-separated, each 2-4).")
+@seed_option
+def bench(games, seconds, players_list, seed):
+    """Games per second per player count, for `random` and `greedy` in every seat, with one
+    thread and with all threads."""
+    counts = _parse_players(players_list)
+    from .settings import Settings
+    from .simulate import numba_threads, run_records, simulate as run
+
+    import numba
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    click.echo(_machine())
+    _compile_note("run_games", False)
+    for n in (1, all_threads):                                # warm up: load/compile, threads
+        with numba_threads(n):
+            run_records(Settings(players=4), seed, 0, 2 * n)
+    mode = f"{games} games per cell" if games else f"about {seconds:g} s of games per cell"
+    click.echo(f"games per second (simulate(), seed {seed}, {mode}; n = games timed)")
+    head = (f"{'players':>7}  {'strategy':<8}  {'1 thread':>10}  {'n':>7}  "
+            f"{f'{all_threads} threads':>10}  {'n':>7}  {'speed-up':>8}")
+    click.echo(head)
+    for players in counts:
+        for strategy in ("random", "greedy"):
+            settings = Settings(players=players, strategies=(strategy,))
+            cells = []
+            for threads in (1, all_threads):
+                first = 1_000_000 * (1 + len(cells))
+                with numba_threads(threads):
+                    n = games
+                    if n is None:                             # size the cell from a probe
+                        probe = 32 * threads
+                        t0 = time.perf_counter()
+                        run_records(settings, seed, first, probe)
+                        rate = probe / max(time.perf_counter() - t0, 1e-9)
+                        n = max(probe, int(rate * seconds))
+                    t0 = time.perf_counter()
+                    run(settings, n, seed, first=first, threads=threads)
+                    cells.append((n, n / max(time.perf_counter() - t0, 1e-9)))
+            (n1, r1), (nn, rn) = cells
+            click.echo(f"{players:>7}  {strategy:<8}  {r1:>10,.0f}  {n1:>7}  {rn:>10,.0f}  "
+                       f"{nn:>7}  {rn / r1:>7.2f}x")
+
+
+if __name__ == "__main__":
+    main()

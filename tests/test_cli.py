@@ -1,0 +1,332 @@
+"""The command line: results files and their columns, the printed summary, replay/referee, and
+every kind of bad input (exit code 2, one line on stderr, no traceback, no file left behind).
+
+Most tests call the click command in-process (CliRunner), so the engine compiled by the
+session fixture is reused; a few run ``python -m simulator.cli`` as a real process to see the
+real exit code and stderr. Game counts are small: compiling is the slow part, not playing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SEAT_FIELDS = ("score", "rescued", "rescued_value", "lost", "turns", "lost_serpent",
+               "lost_shark", "lost_whale", "lost_whirlpool", "lost_squid", "lost_stranded",
+               "player", "boats", "strategy")
+BACKS = ("whale", "shark", "boat", "whirlpool", "volcano", "dolphin", "wind", "move_serpent",
+         "move_shark", "move_whale", "defend_shark", "defend_whale")
+CONTRACT = (["game", "seed", "players", "seats", "end_reason", "end_seat", "turns",
+             "tiles_removed"] + [f"back_{b}" for b in BACKS]
+            + [f"{f}_{s}" for s in range(6) for f in SEAT_FIELDS])
+
+
+def runner() -> CliRunner:
+    try:
+        return CliRunner(mix_stderr=False)          # click < 8.2
+    except TypeError:
+        return CliRunner()                          # click >= 8.2: stderr is always separate
+
+
+def invoke(*args):
+    return runner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def run_process(*args, cwd=ROOT):
+    """``python -m simulator.cli ARGS`` with this checkout first on the path."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "simulator.cli", *map(str, args)], cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=600)
+
+
+def listing(path: Path) -> list[str]:
+    return sorted(p.name for p in path.iterdir())
+
+
+# ---------------------------------------------------------------------------- simulate
+@pytest.fixture(scope="module")
+def parquet_run(tmp_path_factory):
+    d = tmp_path_factory.mktemp("parquet")
+    out = d / "results.parquet"
+    r = invoke("simulate", "--players", 4, "--games", 40, "--seed", 1, "--strategies",
+               "greedy,random,random,random", "--out", out, "--no-progress")
+    return d, out, r
+
+
+def test_simulate_writes_parquet_with_the_column_contract(parquet_run):
+    d, out, r = parquet_run
+    assert r.exit_code == 0, r.output
+    assert listing(d) == ["results.parquet"]              # no temporary file left
+    df = pd.read_parquet(out)
+    assert list(df.columns) == CONTRACT
+    assert len(df) == 40 and df["game"].tolist() == list(range(40))
+    assert (df["seed"] == 1).all() and (df["players"] == 4).all() and (df["seats"] == 4).all()
+    assert isinstance(df["end_reason"].dtype, pd.CategoricalDtype)
+    assert df["strategy_0"].astype(str).eq("greedy").all()
+    assert df["strategy_3"].astype(str).eq("random").all()
+    assert df["player_2"].tolist() == [2] * 40
+    for s in (4, 5):                                       # absent seats are NA
+        assert df[f"score_{s}"].isna().all() and df[f"strategy_{s}"].isna().all()
+    assert ((df["rescued_0"] + df["lost_0"]) == 10).all()
+
+
+def test_simulate_prints_the_summary(parquet_run):
+    _, _, r = parquet_run
+    out = r.stdout
+    for text in ("win rate [95% CI]", "mean score", "rescue rate", "ties (shared top score",
+                 "games/s", "turn-capped", "n=40"):
+        assert text in out, text
+    rows = [line for line in out.splitlines() if line.startswith(("0 ", "1 ", "2 ", "3 "))]
+    assert len(rows) == 4 and "greedy" in rows[0] and "random" in rows[3]
+
+
+def test_simulate_csv_two_players(tmp_path):
+    out = tmp_path / "two.csv"
+    r = invoke("simulate", "--players", 2, "--games", 12, "--seed", 5, "--strategies",
+               "greedy,random,greedy,random", "--out", out, "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert listing(tmp_path) == ["two.csv"]
+    df = pd.read_csv(out)
+    assert list(df.columns) == CONTRACT
+    assert len(df) == 12 and (df["players"] == 2).all() and (df["seats"] == 4).all()
+    assert [df[f"player_{s}"].iloc[0] for s in range(4)] == [0, 1, 0, 1]
+    assert "player 0 (seats 0,2)" in r.stdout and "player 1 (seats 1,3)" in r.stdout
+    # the summary command reads the saved table back
+    r2 = invoke("summary", out)
+    assert r2.exit_code == 0 and "player 0 (seats 0,2)" in r2.stdout
+
+
+def test_results_do_not_depend_on_threads_or_chunks(tmp_path, parquet_run):
+    _, ref, _ = parquet_run
+    out = tmp_path / "again.parquet"
+    r = invoke("simulate", "--players", 4, "--games", 40, "--seed", 1, "--strategies",
+               "greedy,random,random,random", "--out", out, "--threads", 1, "--chunk", 7,
+               "--no-progress")
+    assert r.exit_code == 0, r.output
+    pd.testing.assert_frame_equal(pd.read_parquet(ref), pd.read_parquet(out))
+
+
+def test_simulate_without_out_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = invoke("simulate", "--players", 3, "--games", 5, "--seed", 2, "--no-progress")
+    assert r.exit_code == 0 and "seat" in r.stdout
+    assert listing(tmp_path) == []
+
+
+def test_progress_bar_goes_to_stderr(tmp_path):
+    r = invoke("simulate", "--players", 3, "--games", 5, "--seed", 2)
+    assert r.exit_code == 0
+    assert "game" in r.stderr and "game/s" not in r.stdout
+
+
+def test_failed_write_leaves_nothing_behind(tmp_path, monkeypatch):
+    def boom(self, path, *a, **k):
+        Path(path).write_bytes(b"partial")
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", boom)
+    out = tmp_path / "r.parquet"
+    r = invoke("simulate", "--games", 3, "--out", out, "--no-progress")
+    assert r.exit_code == 1
+    assert "No space left on device" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert listing(tmp_path) == []
+
+
+# ---------------------------------------------------------------------------- bad input
+def _unwritable_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "readonly"
+    d.mkdir()
+    d.chmod(0o555)
+    if os.access(d, os.W_OK):                     # root ignores permissions
+        if not Path("/proc").is_dir():
+            pytest.skip("no directory that root cannot write to")
+        return Path("/proc")
+    return d
+
+
+BAD_SIMULATE = {
+    "unknown strategy": (["--strategies", "greedy,bogus,random,random"], "bogus"),
+    "unknown single strategy": (["--strategies", "smart"], "accepted: random, greedy"),
+    "strategy list too short": (["--strategies", "greedy,random"], "1 or 4"),
+    "strategy list too long": (["--players", 3, "--strategies", "random,random,random,random"],
+                               "1 or 3"),
+    "2 players need 4 seats": (["--players", 2, "--strategies", "greedy,random"], "4 seats"),
+    "too many players": (["--players", 5], "2<=x<=4"),
+    "too few players": (["--players", 1], "2<=x<=4"),
+    "zero games": (["--games", 0], "x>=1"),
+    "negative games": (["--games", -5], "x>=1"),
+    "negative seed": (["--seed", -1], "0<=x"),
+    "zero threads": (["--threads", 0], "x>=1"),
+    "zero chunk": (["--chunk", 0], "x>=1"),
+    "missing directory": (["--out", "{tmp}/missing/r.parquet"], "does not exist"),
+    "unwritable directory": (["--out", "{ro}/r.parquet"], "not writable"),
+    "unknown extension": (["--out", "{tmp}/r.txt"], "accepted: .parquet, .csv"),
+    "no extension": (["--out", "{tmp}/results"], "accepted: .parquet, .csv"),
+    "directory as file": (["--out", "{tmp}/adir.csv"], "is a directory"),
+}
+
+
+def _fill(args, tmp_path, ro):
+    return [str(a).format(tmp=tmp_path, ro=ro) for a in args]
+
+
+def assert_usage_error(r_code, stderr, stdout, needle):
+    assert r_code == 2, (stdout, stderr)
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr and "Traceback" not in stdout
+    assert needle in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SIMULATE))
+def test_simulate_bad_input(case, tmp_path):
+    args, needle = BAD_SIMULATE[case]
+    (tmp_path / "adir.csv").mkdir()
+    ro = _unwritable_dir(tmp_path) if "{ro}" in " ".join(map(str, args)) else tmp_path
+    before = listing(tmp_path)
+    base = ["simulate", "--games", "3", "--no-progress"]
+    r = runner().invoke(main, base + _fill(args, tmp_path, ro))
+    assert_usage_error(r.exit_code, r.stderr, r.stdout, needle)
+    assert listing(tmp_path) == before
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize("case", ["unknown strategy", "negative seed", "missing directory",
+                                  "unknown extension"])
+def test_bad_input_in_a_real_process(case, tmp_path):
+    args, needle = BAD_SIMULATE[case]
+    (tmp_path / "adir.csv").mkdir()
+    before = listing(tmp_path)
+    p = run_process("simulate", "--games", 3, *_fill(args, tmp_path, tmp_path))
+    assert_usage_error(p.returncode, p.stderr, p.stdout, needle)
+    assert p.stderr.startswith("survive-sim simulate: error: ")
+    assert listing(tmp_path) == before
+
+
+BAD_OTHER = {
+    "replay negative game": (["replay", "--seed", 1, "--game", -1], "x>=0"),
+    "replay missing game": (["replay", "--seed", 1], "--game"),
+    "replay bad strategy": (["replay", "--seed", 1, "--game", 0, "--strategies", "x"],
+                            "accepted: random, greedy"),
+    "replay wrong strategy count": (["replay", "--seed", 1, "--game", 0, "--players", 3,
+                                     "--strategies", "greedy,random"], "1 or 3"),
+    "replay json dir missing": (["replay", "--seed", 1, "--game", 0, "--json",
+                                 "{tmp}/no/g.json"], "does not exist"),
+    "referee missing file": (["referee", "{tmp}/nothing.json"], "does not exist"),
+    "referee not json": (["referee", "{tmp}/garbage.json"], "not a JSON replay log"),
+    "bench bad players": (["bench", "--players", "2,7"], "2, 3, 4"),
+    "bench zero games": (["bench", "--games", 0], "x>=1"),
+    "summary unknown extension": (["summary", "{tmp}/garbage.json"], ".parquet, .csv"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_OTHER))
+def test_other_commands_bad_input(case, tmp_path):
+    (tmp_path / "garbage.json").write_text("{not json")
+    args, needle = BAD_OTHER[case]
+    before = listing(tmp_path)
+    r = runner().invoke(main, _fill(args, tmp_path, tmp_path))
+    assert_usage_error(r.exit_code, r.stderr, r.stdout, needle)
+    assert listing(tmp_path) == before
+
+
+# ---------------------------------------------------------------------------- replay, referee
+@pytest.fixture(scope="module")
+def replayed(tmp_path_factory):
+    d = tmp_path_factory.mktemp("replay")
+    log = d / "game3.json"
+    r = invoke("replay", "--seed", 11, "--game", 3, "--players", 3, "--strategies",
+               "greedy,random,greedy", "--json", log, "--check")
+    return d, log, r
+
+
+def test_replay_prints_writes_json_and_checks(replayed):
+    d, log, r = replayed
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("Game 3 of seed 11: 3 players")
+    assert "Turn 1 - seat 0 (greedy)" in r.stdout and "Game over:" in r.stdout
+    assert r.stdout.rstrip().endswith("referee: OK")
+    assert listing(d) == ["game3.json"]
+    data = json.loads(log.read_text())
+    assert data["format"] == "survive-sim-log/1"
+    assert data["seed"] == 11 and data["game"] == 3
+    assert data["strategies"] == ["greedy", "random", "greedy"]
+
+
+def test_replay_record_is_the_simulated_row(replayed, tmp_path):
+    _, log, _ = replayed
+    out = tmp_path / "r.csv"
+    r = invoke("simulate", "--players", 3, "--games", 4, "--seed", 11, "--strategies",
+               "greedy,random,greedy", "--out", out, "--no-progress")
+    assert r.exit_code == 0
+    row = pd.read_csv(out).iloc[3]
+    record = json.loads(log.read_text())["record"]
+    for key, value in record.items():
+        if value is None:
+            assert pd.isna(row[key]), key
+        else:
+            assert str(row[key]) == str(value), key
+
+
+def test_referee_accepts_the_saved_log(replayed):
+    _, log, _ = replayed
+    r = invoke("referee", log)
+    assert r.exit_code == 0 and r.stdout.strip() == "referee: OK"
+
+
+@pytest.mark.parametrize("corrupt", ["score", "no_end"])
+def test_referee_reports_a_corrupted_log(replayed, tmp_path, corrupt):
+    _, log, _ = replayed
+    data = json.loads(log.read_text())
+    if corrupt == "score":
+        data["record"]["score_1"] += 1
+    else:
+        data["events"] = data["events"][:-1]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    r = invoke("referee", bad)
+    assert r.exit_code == 1
+    assert r.stdout.startswith("referee: DISCREPANCY [")
+    assert ("B7.2" if corrupt == "score" else "no end event") in r.stdout
+    p = run_process("referee", bad)
+    assert p.returncode == 1 and "DISCREPANCY" in p.stdout and "Traceback" not in p.stderr
+
+
+# ---------------------------------------------------------------------------- help, bench
+def test_help_is_light():
+    """The CLI module imports neither pandas nor the compiled engine at import time."""
+    code = ("import sys, simulator.cli; "
+            "print(sorted(m for m in ('pandas', 'simulator.engine', 'simulator.simulate', "
+            "'tqdm', 'statsmodels') if m in sys.modules))")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]"
+    h = run_process("--help")
+    assert h.returncode == 0
+    for command in ("simulate", "replay", "referee", "bench", "summary"):
+        assert command in h.stdout
+
+
+@pytest.mark.skipif(shutil.which("survive-sim") is None, reason="console script not installed")
+def test_console_script_is_installed():
+    p = subprocess.run(["survive-sim", "--help"], capture_output=True, text=True)
+    assert p.returncode == 0 and "simulate" in p.stdout
+
+
+def test_bench_small():
+    r = invoke("bench", "--games", 30, "--players", "2")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("machine: ") and "logical CPUs" in lines[0]
+    rows = [line.split() for line in lines if line.strip().startswith("2 ")]
+    assert [row[1] for row in rows] == ["random", "greedy"]
+    assert all(float(row[2].replace(",", "")) > 0 for row in rows)
