@@ -7,19 +7,26 @@ running an old rule (see the numba notes in the README).
 """
 import hashlib
 import os
+import sys
 from pathlib import Path
 
-import numba
+# the modules whose code numba compiles; editing any other module must not force a recompile
+_COMPILED = ("board.py", "state.py", "jit.py", "rng.py", "rules.py", "engine.py")
 
 
 def _source_hash() -> str:
-    h = hashlib.sha256()
+    from importlib.metadata import PackageNotFoundError, version
     root = Path(__file__).resolve().parent
-    for pkg in (root, root.parent / "strategies"):
-        for f in sorted(pkg.glob("*.py")):
-            h.update(f.name.encode())
-            h.update(f.read_bytes())
-    h.update(numba.__version__.encode())
+    h = hashlib.sha256()
+    files = [root / f for f in _COMPILED] + sorted((root.parent / "strategies").glob("*.py"))
+    files.append(root / "data" / "board.json")
+    for f in files:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    try:
+        h.update(version("numba").encode())
+    except PackageNotFoundError:
+        pass
     return h.hexdigest()[:16]
 
 
@@ -32,6 +39,9 @@ def _cache_dir() -> str:
 CACHE_DIR = _cache_dir()
 try:
     os.makedirs(CACHE_DIR, exist_ok=True)
-    numba.config.CACHE_DIR = CACHE_DIR
-except OSError:                        # unwritable home: numba falls back to its own locator
+    if "numba" in sys.modules:           # numba reads the variable at import; patch it if late
+        sys.modules["numba"].config.CACHE_DIR = CACHE_DIR
+    else:
+        os.environ["NUMBA_CACHE_DIR"] = CACHE_DIR
+except OSError:                           # unwritable home: numba falls back to its own locator
     pass

@@ -86,11 +86,20 @@ def _build():
     # distance from each hex to the nearest access hex, and which isle that is
     acc = np.flatnonzero(access_isle >= 0)
     dist_access = dist[:, acc].min(axis=1)
-    return nb, nnb, island, lagoon, serpent_starts, access_isle, isle_access, outer_sea, dist, dist_access
+    # balls: the hexes within 3 of each hex, nearest first; ball_n[h, d] = how many within d
+    ball = np.full((N_HEX, 37), -1, dtype=np.int64)
+    ball_n = np.zeros((N_HEX, 4), dtype=np.int64)
+    for h in range(N_HEX):
+        near = [x for x in np.argsort(dist[h], kind="stable") if dist[h, x] <= 3]
+        ball[h, :len(near)] = near
+        for d in range(4):
+            ball_n[h, d] = int((dist[h] <= d).sum())
+    return (nb, nnb, island, lagoon, serpent_starts, access_isle, isle_access, outer_sea, dist,
+            dist_access, ball, ball_n)
 
 
 (NEIGHBOURS, N_NEIGHBOURS, ISLAND, LAGOON, SERPENT_STARTS, ACCESS_ISLE, ISLE_ACCESS,
- OUTER_SEA, HEX_DIST, DIST_TO_ACCESS) = _build()
+ OUTER_SEA, HEX_DIST, DIST_TO_ACCESS, BALL, BALL_N) = _build()
 
 ISLAND_HEXES = np.flatnonzero(ISLAND).astype(np.int64)       # the 40 tile hexes, ascending
 

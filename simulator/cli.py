@@ -120,21 +120,8 @@ def atomic_write(path: str, write) -> None:
         raise
 
 
-def _file_ready(df):
-    """The table as written to disk: absent seats' all-NA strategy columns get string
-    categories, so Parquet keeps them categorical (an empty float category would not)."""
-    import pandas as pd
-    out = df.copy()
-    for c in out.columns:
-        if c.startswith("strategy_") and isinstance(out[c].dtype, pd.CategoricalDtype) \
-                and len(out[c].cat.categories) == 0:
-            out[c] = pd.Categorical([None] * len(out), categories=pd.Index([], dtype=object))
-    return out
-
-
 def write_table(df, path: str) -> None:
     fmt = _out_format(path)
-    df = _file_ready(df)
     if fmt == "parquet":
         atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False))
     else:

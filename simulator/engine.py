@@ -18,7 +18,7 @@ from .rng import randint, seed_streams
 from .rules import (
     W_SIZE, add_to_hand, apply_move, attack_pending, creature_on_board, defence_back,
     may_defend, options_creature, options_move, options_place_boat, options_place_explorer,
-    options_play_tile, options_sink, path_to, put_boat, put_creature, reach, resolve_hex,
+    options_pick_explorer, options_play_tile, options_sink, path_to, put_boat, put_creature, reach, resolve_hex,
     sink, supply_boat, supply_slot, swimmers_in, take_from_hand, whirlpool, place_explorer,
     MT_SWIMMER, MT_BOAT, W_PATH, W_QUEUE,
 )
@@ -26,7 +26,7 @@ from .state import (
     B_BOAT, B_DOLPHIN, B_MOVE_SERPENT, B_MOVE_WHALE, B_SHARK, B_VOLCANO, B_WHALE, B_WHIRLPOOL,
     B_WIND, BACK_COUNTS, BACKS_REMOVED, BOAT_HEX, BOAT_N, BOAT_P, BOATS_ALLOC, CR_GONE, CR_HEX,
     CR_SLOTS, CUR_SEAT, D_BOARD, D_CREATURE, D_DEFEND, D_MOVE, D_PLACE_BOAT, D_PLACE_EXPLORER,
-    D_PLAY_TILE, D_SINK, D_TAKE_BOAT, DOL_PROT, E_TURN_CAP, E_VOLCANO, END_REASON, END_SEAT,
+    D_PICK_EXPLORER, D_PLAY_TILE, D_SINK, D_TAKE_BOAT, DOL_PROT, E_TURN_CAP, E_VOLCANO, END_REASON, END_SEAT,
     EX_AT, EX_FATE, EX_LOC, EX_PROT, EX_SEAT, EX_SWAM, EX_VALUE, F_SERPENT, F_SHARK,
     F_SQUID, F_STRANDED, F_WHALE, F_WHIRLPOOL, HEX_BOAT, HEX_TERRAIN, KIND_COUNT, L_BOAT,
     L_LAND, L_OFF, L_SAFE, L_SEA, L_UNPLACED, LAGOON_SEA, MAX_EX, MAX_OPTS, MAX_SEATS,
@@ -179,11 +179,13 @@ def place_pieces(S, st, rng, ctx, mem, opts, ev, snaps):
             remaining += 1
     while remaining > 0:
         for seat in range(nseats):
-            n = options_place_explorer(S, seat, opts, 1)
+            n = options_pick_explorer(S, seat, opts)
             if n == 0:
                 continue
+            slot = opts[ask(S, st, rng, ctx, mem, seat, D_PICK_EXPLORER, opts, n), 0]
+            n = options_place_explorer(S, seat, slot, opts, 1)
             k = ask(S, st, rng, ctx, mem, seat, D_PLACE_EXPLORER, opts, n)
-            e = seat * SLOTS + opts[k, 0]
+            e = seat * SLOTS + slot
             place_explorer(S, e, L_LAND, opts[k, 1])
             remaining -= 1
             log_event(S, ctx, ev, snaps, EV_PLACE_EXPLORER, seat, e, opts[k, 1], 0, 0, 0, 0, 0)

@@ -368,25 +368,31 @@ def path_to(W, dest, path):
 
 # ============================================================================ options
 @hot
-def options_place_explorer(S, seat, opts, per_tile):
-    """B4.3: one unplaced explorer (one row per distinct value: slots of equal value are
-    interchangeable) on an empty land tile (``per_tile`` = 1 in the base game)."""
+def options_pick_explorer(S, seat, opts):
+    """B4.3, first half: which unplaced explorer to place (one row per distinct value: slots of
+    equal value are interchangeable, the lowest is used)."""
     n = 0
     last_value = -1
     for slot in range(SLOTS):
         e = seat * SLOTS + slot
-        if S[EX_LOC + e] != L_UNPLACED:
-            continue
-        v = S[EX_VALUE + e]
-        if v == last_value:
-            continue
-        last_value = v
-        for i in range(ISLAND_HEXES.shape[0]):
-            h = ISLAND_HEXES[i]
-            if S[HEX_TERRAIN + h] >= 0 and S[HEX_NLAND + h] < per_tile:
-                opts[n, 0] = slot
-                opts[n, 1] = h
-                n += 1
+        if S[EX_LOC + e] == L_UNPLACED and S[EX_VALUE + e] != last_value:
+            last_value = S[EX_VALUE + e]
+            opts[n, 0] = slot
+            n += 1
+    return n
+
+
+@hot
+def options_place_explorer(S, seat, slot, opts, per_tile):
+    """B4.3, second half: an empty land tile for explorer ``slot`` (``per_tile`` explorers at
+    most: 1 in the base game)."""
+    n = 0
+    for i in range(ISLAND_HEXES.shape[0]):
+        h = ISLAND_HEXES[i]
+        if S[HEX_TERRAIN + h] >= 0 and S[HEX_NLAND + h] < per_tile:
+            opts[n, 0] = slot
+            opts[n, 1] = h
+            n += 1
     return n
 
 
@@ -486,12 +492,14 @@ def options_sink(S, opts):
     n = 0
     if terrain == N_TERRAIN:
         return 0
-    for h in range(N_HEX):
+    for i in range(ISLAND_HEXES.shape[0]):
+        h = ISLAND_HEXES[i]
         if S[HEX_TERRAIN + h] == terrain and _touches_sea(S, h):
             opts[n, 0] = h
             n += 1
     if n == 0:
-        for h in range(N_HEX):
+        for i in range(ISLAND_HEXES.shape[0]):
+            h = ISLAND_HEXES[i]
             if S[HEX_TERRAIN + h] == terrain:
                 opts[n, 0] = h
                 n += 1

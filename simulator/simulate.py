@@ -14,6 +14,8 @@ import numpy as np
 import pandas as pd
 
 from . import engine as E
+from strategies import STRATEGY_CODES
+
 from .settings import Settings
 from .state import BACK_NAMES, END_NAMES, MAX_SEATS
 
@@ -82,7 +84,7 @@ def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -
         cols[f"boats_{s}"] = pd.array([settings.boats[s] if present else None] * n,
                                       dtype="Int8")
         cols[f"strategy_{s}"] = pd.Categorical(
-            [settings.strategies[s] if present else None] * n)
+            [settings.strategies[s] if present else None] * n, categories=list(STRATEGY_CODES))
     return pd.DataFrame(cols)
 
 

@@ -139,7 +139,7 @@ N_STREAMS = 2 + MAX_SEATS    # random streams: setup, dice, one per seat for str
 RNG_SETUP, RNG_DICE, RNG_SEAT0 = 0, 1, 2
 
 # ---- decision kinds: what a strategy is asked (option row columns in brackets) -------------
-D_PLACE_EXPLORER = 0   # (slot, hex)
+D_PLACE_EXPLORER = 0   # (slot, hex): where the explorer chosen by D_PICK_EXPLORER goes
 D_PLACE_BOAT = 1       # (hex)
 D_PLAY_TILE = 2        # (back, piece, dest, 0): back -1 = play nothing; piece/dest as D_MOVE
 D_MOVE = 3             # (what, id, dest, boat): what 0 = stop moving, 1 = explorer, 2 = boat
@@ -148,8 +148,9 @@ D_BOARD = 5            # (explorer) one swimmer boards the new boat (B3.3)
 D_CREATURE = 6         # (kind, slot, dest) dest = current hex means stay (R2)
 D_DEFEND = 7           # (play) 0 = hold, 1 = play the defence tile
 D_TAKE_BOAT = 8        # (boat) the unoccupied boat a boat tile takes when the supply is empty (R6)
+D_PICK_EXPLORER = 9    # (slot) which explorer to place next: one row per distinct value
 DECISION_NAMES = ("place_explorer", "place_boat", "play_tile", "move", "sink", "board",
-                  "creature", "defend", "take_boat")
+                  "creature", "defend", "take_boat", "pick_explorer")
 MV_STOP, MV_EXPLORER, MV_BOAT = 0, 1, 2
 
 assert STATE_SIZE < 4096 and N_LOC == N_HEX + 4

@@ -5,21 +5,21 @@ movement points it still needs to get there (swimming hexes count triple: a swim
 hex a turn), less the danger from creatures that could reach it with one die move. Moves are
 chosen by the change in potential of the seat's own explorers, weighted by their values;
 sinking and creature moves are chosen to hurt opponents, the leader (most explorers rescued)
-most, and to spare our own. Danger maps are computed once per turn into the seat's ``mem`` row,
-since creatures never move during step 2.
+most, and to spare our own. Danger maps are kept in the seat's ``mem`` row and recomputed only
+when a creature has moved, since creatures never move during step 2.
+
+Each decision kind has its own scoring loop, so the per-option work stays small enough for the
+compiler to inline (a strategy is called for every decision of millions of games).
 """
-from numba import njit
-
+from simulator.board import BALL, BALL_N, DIST_TO_ACCESS, HEX_DIST, N_HEX, N_NEIGHBOURS, NEIGHBOURS
 from simulator.jit import hot
-
-from simulator.board import ACCESS_ISLE, DIST_TO_ACCESS, HEX_DIST, N_HEX, N_NEIGHBOURS, NEIGHBOURS
 from simulator.rng import randint
 from simulator.state import (
     B_DOLPHIN, B_MOVE_SERPENT, B_MOVE_WHALE, B_WIND, BOAT_HEX, BOAT_N, BOAT_P, CR_HEX, CR_SLOTS,
-    D_BOARD, D_CREATURE, D_DEFEND, D_MOVE, D_PLACE_BOAT, D_PLACE_EXPLORER, D_PLAY_TILE, D_SINK,
-    EX_AT, EX_LOC, EX_SEAT, HEX_BOAT, HEX_NLAND, HEX_NSWIM, HEX_TERRAIN, KIND_COUNT, L_BOAT,
-    L_LAND, L_SAFE, L_SEA, MAX_EX, MV_BOAT, MV_STOP, N_SEATS, P_VALUE, PLAYER_OF, SERPENT,
-    SHARK, SLOTS, TURN, WHALE, HEX_NCR,
+    D_BOARD, D_CREATURE, D_DEFEND, D_MOVE, D_PICK_EXPLORER, D_PLACE_BOAT, D_PLACE_EXPLORER,
+    D_PLAY_TILE, D_SINK, EX_AT, EX_LOC, EX_SEAT, HEX_BOAT, HEX_NLAND, HEX_NSWIM, HEX_TERRAIN,
+    KIND_COUNT, L_BOAT, L_LAND, L_SAFE, L_SEA, MAX_EX, MV_BOAT, MV_STOP, P_VALUE, PLAYER_OF,
+    SERPENT, SHARK, SLOTS, TURN, WHALE,
 )
 
 OTHER_VALUE = 2.8          # mean explorer value: other players' values are secret (R11)
@@ -30,48 +30,42 @@ M_SWIM = 1                 # danger to a swimmer in each hex
 M_BOAT = M_SWIM + N_HEX    # danger to an occupied boat in each hex
 M_LAST_START = M_BOAT + N_HEX   # creature options come grouped by piece: cache its threat
 M_LAST_THREAT = M_LAST_START + 1
+M_SCORE = M_LAST_THREAT + 1     # scratch: the score of the option being considered
+
+
+# ============================================================================ position features
+@hot
+def _mark(mem, region, c, reach, centre, near):
+    """Add ``centre`` danger at hex ``c`` and ``near`` danger within ``reach`` of it."""
+    mem[region + c] += centre
+    for j in range(1, BALL_N[c, reach]):
+        mem[region + BALL[c, j]] += near
 
 
 @hot
 def _danger_maps(pub, mem):
     """Danger per hex from creatures one die move away (distance ignores land: a bound)."""
-    stamp = 1.0 + pub[TURN]                  # changes whenever the turn or any creature does
+    stamp = 1.0 + pub[TURN]
     for i in range(5 * CR_SLOTS):
         stamp += (pub[CR_HEX + i] + 3.0) * (1000.0 + 137.0 * i) * 1e3
     if mem[M_STAMP] == stamp:
         return
     mem[M_STAMP] = stamp
-    for h in range(N_HEX):
-        swim = 0.0
-        boat = 0.0
-        for k in range(KIND_COUNT[SERPENT]):
-            c = pub[CR_HEX + SERPENT * CR_SLOTS + k]
-            if c >= 0:
-                d = HEX_DIST[c, h]
-                if d == 0:
-                    swim += 100.0
-                    boat += 100.0
-                elif d == 1:
-                    swim += 12.0
-                    boat += 12.0
-        for k in range(KIND_COUNT[SHARK]):
-            c = pub[CR_HEX + SHARK * CR_SLOTS + k]
-            if c >= 0:
-                d = HEX_DIST[c, h]
-                if d == 0:
-                    swim += 100.0
-                elif d <= 2:
-                    swim += 12.0
-        for k in range(KIND_COUNT[WHALE]):
-            c = pub[CR_HEX + WHALE * CR_SLOTS + k]
-            if c >= 0:
-                d = HEX_DIST[c, h]
-                if d == 0:
-                    boat += 40.0
-                elif d <= 3:
-                    boat += 6.0
-        mem[M_SWIM + h] = swim
-        mem[M_BOAT + h] = boat
+    for i in range(2 * N_HEX):
+        mem[M_SWIM + i] = 0.0
+    for k in range(KIND_COUNT[SERPENT]):
+        c = pub[CR_HEX + SERPENT * CR_SLOTS + k]
+        if c >= 0:
+            _mark(mem, M_SWIM, c, 1, 100.0, 12.0)
+            _mark(mem, M_BOAT, c, 1, 100.0, 12.0)
+    for k in range(KIND_COUNT[SHARK]):
+        c = pub[CR_HEX + SHARK * CR_SLOTS + k]
+        if c >= 0:
+            _mark(mem, M_SWIM, c, 2, 100.0, 12.0)
+    for k in range(KIND_COUNT[WHALE]):
+        c = pub[CR_HEX + WHALE * CR_SLOTS + k]
+        if c >= 0:
+            _mark(mem, M_BOAT, c, 3, 40.0, 6.0)
 
 
 @hot
@@ -89,18 +83,6 @@ def _pot(pub, mem, loc, h):
 
 
 @hot
-def _value(pub, mine, seat, e):
-    """What explorer ``e`` is worth to ``seat``: its value if ours, minus the mean if another
-    player's (hurting them helps), scaled by how far they lead."""
-    s = pub[EX_SEAT + e]
-    if s == seat:
-        return float(mine[P_VALUE + e % SLOTS])
-    if pub[PLAYER_OF + s] == pub[PLAYER_OF + seat]:
-        return OTHER_VALUE
-    return -0.3 * OTHER_VALUE * _lead(pub, s)
-
-
-@hot
 def _lead(pub, s):
     """1 + explorers the seat has rescued: weight of hurting it (the leader suffers most)."""
     n = 1.0
@@ -111,36 +93,15 @@ def _lead(pub, s):
 
 
 @hot
-def _eval_move(pub, mine, seat, mem, what, i, dest, boat):
-    if what == MV_STOP:
-        return 0.0
-    if what == MV_BOAT:
-        n = pub[BOAT_N + i]
-        if n == 0:
-            # an empty boat is worth moving towards our own explorers on the coast
-            return 2.0 * (_near_own_land(pub, seat, pub[BOAT_HEX + i])
-                          - _near_own_land(pub, seat, dest)) - 0.5
-        before = pub[BOAT_HEX + i]
-        score = 0.0
-        for j in range(n):
-            e = pub[BOAT_P + 3 * i + j]
-            score += _value(pub, mine, seat, e) * (_pot(pub, mem, L_BOAT, dest)
-                                                    - _pot(pub, mem, L_BOAT, before))
-        return score
-    e = i
-    loc = pub[EX_LOC + e]
-    at = pub[EX_AT + e]
-    h = pub[BOAT_HEX + at] if loc == L_BOAT else at
-    now = _pot(pub, mem, loc, h)
-    if dest >= N_HEX:
-        new = SAFE_POT
-    elif boat >= 0:
-        new = _pot(pub, mem, L_BOAT, dest)
-    elif pub[HEX_TERRAIN + dest] >= 0:
-        new = _pot(pub, mem, L_LAND, dest)
-    else:
-        new = _pot(pub, mem, L_SEA, dest)
-    return _value(pub, mine, seat, e) * (new - now)
+def _value(pub, mine, seat, e):
+    """What explorer ``e`` is worth to ``seat``: its value if ours, the mean value for our other
+    colour (2 players), and a negative weight for other players' (hurting them helps)."""
+    s = pub[EX_SEAT + e]
+    if s == seat:
+        return float(mine[P_VALUE + e % SLOTS])
+    if pub[PLAYER_OF + s] == pub[PLAYER_OF + seat]:
+        return OTHER_VALUE
+    return -0.3 * OTHER_VALUE * _lead(pub, s)
 
 
 @hot
@@ -156,35 +117,18 @@ def _near_own_land(pub, seat, h):
 
 
 @hot
-def _victims(pub, mine, seat, kind, h):
-    """Score for ``seat`` of a creature of ``kind`` attacking hex ``h`` (positive = good)."""
-    score = 0.0
-    if kind == SHARK or kind == SERPENT:
-        if pub[HEX_NSWIM + h] > 0:
-            for e in range(MAX_EX):
-                if pub[EX_LOC + e] == L_SEA and pub[EX_AT + e] == h:
-                    score -= 10.0 * _value(pub, mine, seat, e)
-    b = pub[HEX_BOAT + h]
-    if (kind == WHALE or kind == SERPENT) and b >= 0:
-        w = 10.0 if kind == SERPENT else 5.0
-        for j in range(pub[BOAT_N + b]):
-            score -= w * _value(pub, mine, seat, pub[BOAT_P + 3 * b + j])
-    return score
-
-
-@hot
 def _threat_to_own(pub, seat, kind, c):
     """How many of our exposed explorers a creature of ``kind`` at hex ``c`` threatens."""
-    rng_ = 1 if kind == SERPENT else (2 if kind == SHARK else 3)
+    reach = 1 if kind == SERPENT else (2 if kind == SHARK else 3)
     t = 0.0
     for slot in range(SLOTS):
         e = seat * SLOTS + slot
         loc = pub[EX_LOC + e]
         if loc == L_SEA and kind != WHALE:
-            if HEX_DIST[c, pub[EX_AT + e]] <= rng_:
+            if HEX_DIST[c, pub[EX_AT + e]] <= reach:
                 t += 1.0
         elif loc == L_BOAT and kind != SHARK:
-            if HEX_DIST[c, pub[BOAT_HEX + pub[EX_AT + e]]] <= rng_:
+            if HEX_DIST[c, pub[BOAT_HEX + pub[EX_AT + e]]] <= reach:
                 t += 1.0
     return t
 
@@ -202,54 +146,118 @@ def _threat_change(pub, seat, kind, start, dest, mem):
 
 
 @hot
-def _eval(pub, mine, seat, kind, opts, k, mem):
+def _victims(pub, mine, seat, kind, h):
+    """Score for ``seat`` of a creature of ``kind`` attacking hex ``h`` (positive = good)."""
+    score = 0.0
+    if (kind == SHARK or kind == SERPENT) and pub[HEX_NSWIM + h] > 0:
+        for e in range(MAX_EX):
+            if pub[EX_LOC + e] == L_SEA and pub[EX_AT + e] == h:
+                score -= 10.0 * _value(pub, mine, seat, e)
+    b = pub[HEX_BOAT + h]
+    if (kind == WHALE or kind == SERPENT) and b >= 0:
+        w = 10.0 if kind == SERPENT else 5.0
+        for j in range(pub[BOAT_N + b]):
+            score -= w * _value(pub, mine, seat, pub[BOAT_P + 3 * b + j])
+    return score
+
+
+# ============================================================================ option scores
+@hot
+def _score_move(pub, mine, seat, mem, what, i, dest, boat):
+    """Step 2: change in our potential from one movement point."""
+    if what == MV_STOP:
+        return 0.0
+    if what == MV_BOAT:
+        n = pub[BOAT_N + i]
+        if n == 0:
+            # an empty boat is worth moving towards our own explorers on the coast
+            return 2.0 * (_near_own_land(pub, seat, pub[BOAT_HEX + i])
+                          - _near_own_land(pub, seat, dest)) - 0.5
+        gain = _pot(pub, mem, L_BOAT, dest) - _pot(pub, mem, L_BOAT, pub[BOAT_HEX + i])
+        score = 0.0
+        for j in range(n):
+            score += _value(pub, mine, seat, pub[BOAT_P + 3 * i + j]) * gain
+        return score
+    loc = pub[EX_LOC + i]
+    at = pub[EX_AT + i]
+    now = _pot(pub, mem, loc, pub[BOAT_HEX + at] if loc == L_BOAT else at)
+    if dest >= N_HEX:
+        new = SAFE_POT
+    elif boat >= 0:
+        new = _pot(pub, mem, L_BOAT, dest)
+    elif pub[HEX_TERRAIN + dest] >= 0:
+        new = _pot(pub, mem, L_LAND, dest)
+    else:
+        new = _pot(pub, mem, L_SEA, dest)
+    return _value(pub, mine, seat, i) * (new - now)
+
+
+@hot
+def _score_place_boat(pub, mine, seat, h):
+    s = -0.5 * DIST_TO_ACCESS[h]
+    for i in range(N_NEIGHBOURS[h]):
+        x = NEIGHBOURS[h, i]
+        if pub[HEX_NLAND + x] > 0:
+            for e in range(seat * SLOTS, seat * SLOTS + SLOTS):
+                if pub[EX_LOC + e] == L_LAND and pub[EX_AT + e] == x:
+                    s += mine[P_VALUE + e % SLOTS]
+    return s
+
+
+@hot
+def _score_sink(pub, mine, seat, h):
+    s = 0.0
+    if pub[HEX_NLAND + h] > 0:
+        for e in range(MAX_EX):
+            if pub[EX_LOC + e] == L_LAND and pub[EX_AT + e] == h:
+                s -= 8.0 * _value(pub, mine, seat, e)
+    return s
+
+
+@hot
+def _score_tile(pub, mine, seat, mem, back, piece, dest):
+    """Step 1: a red tile is worth playing only for a clear gain (it is gone once played)."""
+    if back < 0:
+        return 0.0
+    if back == B_DOLPHIN:
+        now = _pot(pub, mem, L_SEA, pub[EX_AT + piece])
+        new = SAFE_POT if dest >= N_HEX else _pot(pub, mem, L_SEA, dest)
+        return _value(pub, mine, seat, piece) * (new - now) - 20.0
+    if back == B_WIND:
+        return _score_move(pub, mine, seat, mem, MV_BOAT, piece, dest, -1) - 20.0
+    if B_MOVE_SERPENT <= back <= B_MOVE_WHALE:
+        kind = back - B_MOVE_SERPENT
+        start = pub[CR_HEX + kind * CR_SLOTS + piece]
+        return 20.0 * _threat_change(pub, seat, kind, start, dest, mem) - 10.0
+    return 0.0
+
+
+@hot
+def _score(pub, mine, seat, kind, opts, k, mem):
     a = opts[k, 0]
-    b = opts[k, 1]
-    c = opts[k, 2]
-    d = opts[k, 3]
     if kind == D_MOVE:
-        return _eval_move(pub, mine, seat, mem, a, b, c, d)
-    if kind == D_PLACE_EXPLORER:
-        v = float(mine[P_VALUE + a])
-        return v * (20.0 - DIST_TO_ACCESS[b] + 1.5 * pub[HEX_TERRAIN + b])
-    if kind == D_PLACE_BOAT:
-        s = -0.5 * DIST_TO_ACCESS[a]
-        for i in range(N_NEIGHBOURS[a]):
-            x = NEIGHBOURS[a, i]
-            if pub[HEX_NLAND + x] > 0:
-                for e in range(seat * SLOTS, seat * SLOTS + SLOTS):
-                    if pub[EX_LOC + e] == L_LAND and pub[EX_AT + e] == x:
-                        s += mine[P_VALUE + e % SLOTS]
-        return s
-    if kind == D_SINK:
-        s = 0.0
-        if pub[HEX_NLAND + a] > 0:
-            for e in range(MAX_EX):
-                if pub[EX_LOC + e] == L_LAND and pub[EX_AT + e] == a:
-                    s -= 8.0 * _value(pub, mine, seat, e)
-        return s
+        return _score_move(pub, mine, seat, mem, a, opts[k, 1], opts[k, 2], opts[k, 3])
     if kind == D_CREATURE:
-        start = pub[CR_HEX + a * CR_SLOTS + b]
+        start = pub[CR_HEX + a * CR_SLOTS + opts[k, 1]]
+        c = opts[k, 2]
         if c == start:
             return 0.0
         return _victims(pub, mine, seat, a, c) + 3.0 * _threat_change(pub, seat, a, start, c, mem)
+    if kind == D_PICK_EXPLORER:
+        return float(mine[P_VALUE + a])             # the most valuable first
+    if kind == D_PLACE_EXPLORER:
+        h = opts[k, 1]
+        return mine[P_VALUE + a] * (20.0 - DIST_TO_ACCESS[h] + 1.5 * pub[HEX_TERRAIN + h])
+    if kind == D_PLACE_BOAT:
+        return _score_place_boat(pub, mine, seat, a)
+    if kind == D_SINK:
+        return _score_sink(pub, mine, seat, a)
+    if kind == D_PLAY_TILE:
+        return _score_tile(pub, mine, seat, mem, a, opts[k, 1], opts[k, 2])
     if kind == D_DEFEND:
-        return float(a)
+        return float(a)                              # always save our swimmers / boat
     if kind == D_BOARD:
         return _value(pub, mine, seat, a)
-    if kind == D_PLAY_TILE:
-        if a < 0:
-            return 0.0
-        if a == B_DOLPHIN:
-            now = _pot(pub, mem, L_SEA, pub[EX_AT + b])
-            new = SAFE_POT if c >= N_HEX else _pot(pub, mem, L_SEA, c)
-            return _value(pub, mine, seat, b) * (new - now) - 20.0
-        if a == B_WIND:
-            return _eval_move(pub, mine, seat, mem, MV_BOAT, b, c, -1) - 20.0
-        if B_MOVE_SERPENT <= a <= B_MOVE_WHALE:
-            ck = a - B_MOVE_SERPENT
-            start = pub[CR_HEX + ck * CR_SLOTS + b]
-            return 20.0 * _threat_change(pub, seat, ck, start, c, mem) - 10.0
     return 0.0
 
 
@@ -262,7 +270,7 @@ def choose(pub, mine, seat, kind, opts, n, rng, mem):
     pick = 0
     ties = 0
     for k in range(n):
-        s = _eval(pub, mine, seat, kind, opts, k, mem)
+        s = _score(pub, mine, seat, kind, opts, k, mem)
         if s > best + 1e-9:
             best = s
             pick = k

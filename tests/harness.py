@@ -330,7 +330,8 @@ class Table:
         """The legal rows of a decision, as tuples: ``'move'`` (4 columns), ``'sink'``
         ``(hex,)``, ``'play_tile'`` (4), ``'creature'`` ``(kind, slot, dest)`` for the die's
         ``creature`` kind (must-move as set), ``'place_boat'`` ``(hex,)``,
-        ``'place_explorer'`` ``(slot, hex)``."""
+        ``'pick_explorer'`` ``(slot,)`` (one per distinct value), ``'place_explorer'``
+        ``(slot, hex)`` (the tiles open to the explorer picked, shown for slot 0)."""
         kind = DECISIONS.get(kind, kind)
         S, o = self.S, self.opts
         if kind == ST.D_MOVE:
@@ -344,8 +345,10 @@ class Table:
             n, w = R.options_creature(S, self.W, k, k + 1, bool(S[ST.MUST_MOVE]), o, 0), 3
         elif kind == ST.D_PLACE_BOAT:
             n, w = R.options_place_boat(S, o), 1
+        elif kind == ST.D_PICK_EXPLORER:
+            n, w = R.options_pick_explorer(S, i32(seat), o), 1
         elif kind == ST.D_PLACE_EXPLORER:
-            n, w = R.options_place_explorer(S, i32(seat), o, 1), 2
+            n, w = R.options_place_explorer(S, i32(seat), i32(0), o, 1), 2
         else:
             raise ValueError(kind)
         return [tuple(int(x) for x in o[i, :w]) for i in range(n)]
