@@ -59,7 +59,7 @@ def _bad(message: str, param: str | None = None):
 
 
 # ---------------------------------------------------------------------------- input checks
-def _settings(players: int, strategies: str):
+def _settings(players: int, strategies: str, rules: dict):
     """Validated ``Settings``; ``SettingsError`` becomes a usage error."""
     from .settings import Settings, SettingsError
     names = tuple(s.strip() for s in strategies.split(",")) if strategies.strip() else ()
@@ -67,7 +67,7 @@ def _settings(players: int, strategies: str):
         if name not in STRATEGY_CODES:
             _bad(f"unknown strategy {name!r}; accepted: {STRATEGY_HELP}", "--strategies")
     try:
-        return Settings(players=players, strategies=names)
+        return Settings(players=players, strategies=names, **rules)
     except SettingsError as e:
         _bad(str(e))
 
@@ -170,6 +170,24 @@ strategies_option = click.option(
     "--strategies", default="random", show_default=True, metavar="NAMES",
     help=f"One strategy for every seat, or a comma-separated name per seat "
          f"(4 seats for 2 players). Accepted: {STRATEGY_HELP}.")
+
+
+def rule_options(f):
+    """The variant flags of RULES.md (R1, R2/R21, R10), shared by simulate and replay."""
+    f = click.option("--max-turns", type=click.IntRange(min=1), default=400, show_default=True,
+                     help="R10: turn cap (seat-turns); capped games end as `turn_cap`.")(f)
+    f = click.option("--creatures-must-move", is_flag=True,
+                     help="R2/R21: a die-moved creature may not stay put when it can move.")(f)
+    f = click.option("--lagoon-is-sea/--lagoon-not-sea", default=True, show_default=True,
+                     help="R1: whether the lagoon counts as sea when choosing the tile to sink.")(f)
+    return f
+
+
+def _rules(lagoon_is_sea, creatures_must_move, max_turns) -> dict:
+    return {"lagoon_is_sea": lagoon_is_sea, "creatures_must_move": creatures_must_move,
+            "max_turns": max_turns}
+
+
 seed_option = click.option(
     "--seed", type=click.IntRange(0, SEED_MAX), default=0, show_default=True,
     help="Root seed (0 to 2**63-1).")
@@ -190,9 +208,12 @@ seed_option = click.option(
 @click.option("--chunk", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Games per compiled batch (progress granularity). Results do not depend on it.")
 @click.option("--no-progress", is_flag=True, help="No progress bar or notes on stderr.")
-def simulate(players, games, seed, strategies, out, first, threads, chunk, no_progress):
+@rule_options
+def simulate(players, games, seed, strategies, out, first, threads, chunk, no_progress,
+             lagoon_is_sea, creatures_must_move, max_turns):
     """Play GAMES games and print the summary; optionally save the per-game table."""
-    settings = _settings(players, strategies)
+    settings = _settings(players, strategies,
+                         _rules(lagoon_is_sea, creatures_must_move, max_turns))
     if out is not None:
         _out_format(out)
         _check_writable(out, "--out")
@@ -240,13 +261,16 @@ def simulate(players, games, seed, strategies, out, first, threads, chunk, no_pr
               help="Also write the machine-readable log (docs/replay-log.md) to FILE.")
 @click.option("--check", is_flag=True,
               help="Re-check the log with the independent referee (exit 1 on a discrepancy).")
-def replay(seed, game, players, strategies, json_path, check):
+@rule_options
+def replay(seed, game, players, strategies, json_path, check, lagoon_is_sea,
+           creatures_must_move, max_turns):
     """Replay one game and print it turn by turn.
 
-    Use the same --players and --strategies as the run that produced the game."""
+    Use the same --players, --strategies and rule flags as the run that produced the game."""
     import json
 
-    settings = _settings(players, strategies)
+    settings = _settings(players, strategies,
+                         _rules(lagoon_is_sea, creatures_must_move, max_turns))
     if json_path is not None:
         _check_writable(json_path, "--json")
 

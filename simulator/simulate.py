@@ -85,6 +85,10 @@ def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -
                                       dtype="Int8")
         cols[f"strategy_{s}"] = pd.Categorical(
             [settings.strategies[s] if present else None] * n, categories=list(STRATEGY_CODES))
+    # the rule flags, so that tables from different settings can be concatenated and grouped
+    cols["lagoon_is_sea"] = np.full(n, settings.lagoon_is_sea)
+    cols["creatures_must_move"] = np.full(n, settings.creatures_must_move)
+    cols["max_turns"] = np.full(n, settings.max_turns, dtype=np.int32)
     return pd.DataFrame(cols)
 
 

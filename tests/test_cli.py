@@ -28,7 +28,8 @@ BACKS = ("whale", "shark", "boat", "whirlpool", "volcano", "dolphin", "wind", "m
          "move_shark", "move_whale", "defend_shark", "defend_whale")
 CONTRACT = (["game", "seed", "players", "seats", "end_reason", "end_seat", "turns",
              "tiles_removed"] + [f"back_{b}" for b in BACKS]
-            + [f"{f}_{s}" for s in range(6) for f in SEAT_FIELDS])
+            + [f"{f}_{s}" for s in range(6) for f in SEAT_FIELDS]
+            + ["lagoon_is_sea", "creatures_must_move", "max_turns"])
 
 
 def runner() -> CliRunner:
@@ -330,3 +331,19 @@ def test_bench_small():
     rows = [line.split() for line in lines if line.strip().startswith("2 ")]
     assert [row[1] for row in rows] == ["random", "greedy"]
     assert all(float(row[2].replace(",", "")) > 0 for row in rows)
+
+
+def test_rule_flags_reach_the_engine_and_the_table(tmp_path):
+    """R1, R2/R21 and R10 variant flags: accepted on the command line, played, and recorded."""
+    out = tmp_path / "flags.csv"
+    r = invoke("simulate", "--players", 3, "--games", 20, "--seed", 2, "--strategies", "greedy",
+               "--lagoon-not-sea", "--creatures-must-move", "--max-turns", 6, "--out", out,
+               "--no-progress")
+    assert r.exit_code == 0, r.output
+    df = pd.read_csv(out)
+    assert (~df["lagoon_is_sea"]).all() and df["creatures_must_move"].all()
+    assert (df["max_turns"] == 6).all() and (df["end_reason"] == "turn_cap").all()
+    assert (df["turns"] == 6).all()
+    r = invoke("replay", "--seed", 2, "--game", 3, "--players", 3, "--strategies", "greedy",
+               "--lagoon-not-sea", "--creatures-must-move", "--max-turns", 6, "--check")
+    assert r.exit_code == 0 and "referee: OK" in r.output
