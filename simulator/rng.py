@@ -6,7 +6,6 @@ Streams are separate for the tile layout, the dice and each seat's strategy nois
 common random numbers when two strategies or rule variants are compared.
 """
 import numpy as np
-from numba import njit
 
 from simulator.jit import hot
 

@@ -11,20 +11,19 @@ Occupancy arrays (``HEX_*``) are updated incrementally by the few functions that
 (``_ex_leave``, ``_ex_enter``, ``put_boat``, ``put_creature``) so no rule ever scans the board.
 """
 import numpy as np
-from numba import njit
 
 from simulator.jit import hot
 
 from .board import (ACCESS_ISLE, ISLAND_HEXES, LAGOON, N_HEX, N_LOC, N_NEIGHBOURS, NEIGHBOURS)
 from .state import (
-    B_DEFEND_SHARK, B_DEFEND_WHALE, B_DOLPHIN, B_MOVE_SERPENT, B_MOVE_SHARK, B_MOVE_WHALE,
+    B_DEFEND_SHARK, B_DEFEND_WHALE, B_DOLPHIN, B_MOVE_SERPENT, B_MOVE_WHALE,
     B_WIND, BACKS_REMOVED, BOAT_HEX, BOAT_N, BOAT_P, CR_GONE, CR_HEX, CR_SLOTS, CR_SUPPLY,
     DOL_PROT, EX_AT, EX_FATE, EX_LOC, EX_PROT, EX_SEAT, EX_SWAM, EX_VALUE, F_SERPENT, F_SHARK,
     F_WHALE, F_WHIRLPOOL, HAND_N, HAND_TERRAIN, HEX_BOAT, HEX_NCR, HEX_NLAND, HEX_NSWIM,
     HEX_TERRAIN, KIND_COUNT, L_BOAT, L_LAND, L_LOST, L_SAFE, L_SEA, L_UNPLACED, LAGOON_SEA,
-    MAX_EX, MV_BOAT, MV_EXPLORER, MV_STOP, N_BOATS, N_SEATS, N_TERRAIN, P_HAND, PLAYER_OF,
+    MAX_EX, MV_BOAT, MV_EXPLORER, MV_STOP, N_BOATS, N_TERRAIN, P_HAND, PLAYER_OF,
     P_HAND_T, PRIV, PRIV_W, SERPENT, SHARK, SLOTS, TERRAIN_LEFT, TILE_BACK, TILES_LEFT, WHALE,
-    BOATS_ALLOC, N_KINDS, DOLPHIN, SQUID,
+    N_KINDS, DOLPHIN,
 )
 
 # movers for reach(): how a piece moving several hexes in one go treats each hex (R12)

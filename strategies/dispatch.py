@@ -1,7 +1,6 @@
 """The integer switch the compiled engine calls for every decision (one signature, no
 recompilation per strategy mix). Adding a strategy: one module with ``choose``, one line here,
 one entry in ``strategies.STRATEGY_CODES``."""
-from numba import njit
 
 from strategies import SCRIPTED_ID
 

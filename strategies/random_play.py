@@ -1,6 +1,5 @@
 """``random``: uniform over the legal options of every decision. The floor of the ladder and the
 opponent that shows whether a heuristic has any strength at all."""
-from numba import njit
 
 from simulator.jit import hot
 

@@ -6,7 +6,6 @@ then 4 numbers per row matched against the option table (``WILD`` matches anythi
 matches no legal option returns -1, which the engine reports as a bad choice; once the script is
 used up the first option is taken (stop moving, play nothing, ...).
 """
-from numba import njit
 
 from simulator.jit import hot
 
