@@ -102,6 +102,9 @@ def _build():
  OUTER_SEA, HEX_DIST, DIST_TO_ACCESS, BALL, BALL_N) = _build()
 
 ISLAND_HEXES = np.flatnonzero(ISLAND).astype(np.int64)       # the 40 tile hexes, ascending
+# every hex next to an island hex: the only hexes that can ever be "next to a land tile"
+COAST_HEXES = np.array([h for h in range(N_HEX) if not ISLAND[h] and
+                        ISLAND[NEIGHBOURS[h, :N_NEIGHBOURS[h]]].any()], dtype=np.int64)
 
 assert N_HEX == len(HEX_RC) == BOARD_JSON["counts"]["hexes"]
 assert len(ISLAND_HEXES) == BOARD_JSON["counts"]["island"]

@@ -18,15 +18,15 @@ from .rng import randint, seed_streams
 from .rules import (
     W_SIZE, add_to_hand, apply_move, attack_pending, creature_on_board, defence_back,
     may_defend, options_creature, options_move, options_place_boat, options_place_explorer,
-    options_pick_explorer, options_play_tile, options_sink, path_to, put_boat, put_creature, reach, resolve_hex,
+    options_pick_explorer, options_play_tile, options_sink, options_tile_dest, path_to, put_boat, put_creature, reach, resolve_hex,
     sink, supply_boat, supply_slot, swimmers_in, take_from_hand, whirlpool, place_explorer,
-    MT_SWIMMER, MT_BOAT, W_PATH, W_QUEUE,
+    MT_SWIMMER, MT_BOAT, W_PATH, W_QUEUE, reset_work,
 )
 from .state import (
     B_BOAT, B_DOLPHIN, B_MOVE_SERPENT, B_SHARK, B_VOLCANO, B_WHALE, B_WHIRLPOOL,
     B_WIND, BACK_COUNTS, BACKS_REMOVED, BOAT_HEX, BOAT_N, BOAT_P, BOATS_ALLOC, CR_GONE, CR_HEX,
     CR_SLOTS, CUR_SEAT, D_BOARD, D_CREATURE, D_DEFEND, D_MOVE, D_PLACE_BOAT, D_PLACE_EXPLORER,
-    D_PICK_EXPLORER, D_PLAY_TILE, D_SINK, D_TAKE_BOAT, DOL_PROT, E_TURN_CAP, E_VOLCANO, END_REASON, END_SEAT,
+    D_PICK_EXPLORER, D_PLAY_TILE, D_SINK, D_TAKE_BOAT, D_TILE_DEST, DOL_PROT, E_TURN_CAP, E_VOLCANO, END_REASON, END_SEAT,
     EX_AT, EX_FATE, EX_LOC, EX_PROT, EX_SEAT, EX_SWAM, EX_VALUE, F_STRANDED, HEX_BOAT, HEX_TERRAIN, KIND_COUNT, L_BOAT,
     L_LAND, L_OFF, L_SAFE, L_SEA, L_UNPLACED, LAGOON_SEA, MAX_EX, MAX_OPTS, MAX_SEATS,
     MAX_TURNS, MP_LEFT, MUST_MOVE, MV_STOP, N_BACKS, N_BOATS, N_KINDS, N_PLAYERS, N_SEATS,
@@ -222,6 +222,11 @@ def step_play_tile(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
         return
     piece = opts[k, 1]
     dest = opts[k, 2]
+    if dest < 0:                              # a move-creature tile: now where to
+        n = options_tile_dest(S, back, piece, opts)
+        if n == 0:                            # no unoccupied sea hex at all (R9): keep it
+            return
+        dest = opts[ask(S, st, rng, ctx, mem, seat, D_TILE_DEST, opts, n), 2]
     take_from_hand(S, seat, back)
     path[0] = dest
     path[1] = -1
@@ -410,6 +415,7 @@ def play_turn(S, st, rng, ctx, mem, W, opts, path, ev, snaps):
 def play_game(S, st, rng, ctx, mem, W, opts, ev, snaps, root, game):
     """One complete game, from the seeds to the final position."""
     seed_streams(rng, root, game)
+    reset_work(W)
     new_game(S, st, rng)
     log_event(S, ctx, ev, snaps, EV_LAYOUT, -1, 0, 0, 0, 0, 0, 0, 0)
     path = W[W_PATH:W_PATH + 3]

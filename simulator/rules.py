@@ -14,7 +14,8 @@ import numpy as np
 
 from simulator.jit import hot
 
-from .board import (ACCESS_ISLE, ISLAND_HEXES, LAGOON, N_HEX, N_LOC, N_NEIGHBOURS, NEIGHBOURS)
+from .board import (ACCESS_ISLE, COAST_HEXES, ISLAND_HEXES, LAGOON, N_HEX, N_LOC, N_NEIGHBOURS,
+                    NEIGHBOURS)
 from .state import (
     B_DEFEND_SHARK, B_DEFEND_WHALE, B_DOLPHIN, B_MOVE_SERPENT, B_MOVE_WHALE,
     B_WIND, BACKS_REMOVED, BOAT_HEX, BOAT_N, BOAT_P, CR_GONE, CR_HEX, CR_SLOTS, CR_SUPPLY,
@@ -32,8 +33,10 @@ MT_SERPENT, MT_SHARK, MT_WHALE, MT_SWIMMER, MT_BOAT = 0, 1, 2, 3, 4
 W_DIST = 0
 W_PARENT = N_LOC
 W_QUEUE = 2 * N_LOC
-W_PATH = 3 * N_LOC            # 3 cells: the path of the current multi-hex move
-W_SIZE = 3 * N_LOC + 8
+W_MARK = 3 * N_LOC            # search id that last reached each location (no per-search reset)
+W_PATH = 4 * N_LOC            # 3 cells: the path of the current multi-hex move
+W_SEARCH = W_PATH + 3         # id of the current search
+W_SIZE = W_SEARCH + 1
 
 
 # ============================================================================ basic queries
@@ -318,10 +321,12 @@ def reach(S, W, mt, start, maxd):
     """Breadth-first search of the hexes a mover of type ``mt`` can end on from ``start`` in
     1..maxd steps of adjacent sea hexes (R12: simple paths; a stop hex ends the path). A swimmer
     may take its last step from an access hex onto the safe isle (R7). Fills ``W[W_DIST+loc]``
-    (-1 = unreachable) and ``W[W_PARENT+loc]``; returns the number of reachable locations, whose
-    codes are listed from ``W[W_QUEUE+1]`` on (the start sits at ``W[W_QUEUE]``)."""
-    for i in range(N_LOC):
-        W[W_DIST + i] = -1
+    and ``W[W_PARENT+loc]`` for the locations it reaches (marked with this search's id in
+    ``W_MARK``, so nothing is reset between searches); returns how many it reached, listed from
+    ``W[W_QUEUE+1]`` on (the start sits at ``W[W_QUEUE]``)."""
+    mark = W[W_SEARCH] + 1
+    W[W_SEARCH] = mark
+    W[W_MARK + start] = mark
     W[W_DIST + start] = 0
     W[W_PARENT + start] = -1
     W[W_QUEUE] = start
@@ -337,20 +342,29 @@ def reach(S, W, mt, start, maxd):
             continue
         for i in range(N_NEIGHBOURS[u]):
             v = NEIGHBOURS[u, i]
-            if W[W_DIST + v] >= 0 or _enter_kind(S, mt, v) == 0:
+            if W[W_MARK + v] == mark or _enter_kind(S, mt, v) == 0:
                 continue
+            W[W_MARK + v] = mark
             W[W_DIST + v] = du + 1
             W[W_PARENT + v] = u
             W[W_QUEUE + tail] = v
             tail += 1
         if mt == MT_SWIMMER and ACCESS_ISLE[u] >= 0:
             v = ACCESS_ISLE[u]
-            if W[W_DIST + v] < 0:
+            if W[W_MARK + v] != mark:
+                W[W_MARK + v] = mark
                 W[W_DIST + v] = du + 1
                 W[W_PARENT + v] = u
                 W[W_QUEUE + tail] = v
                 tail += 1
     return tail - 1
+
+
+@hot
+def reset_work(W):
+    """Clear the scratch array at the start of a game (search marks start from zero)."""
+    for i in range(W.shape[0]):
+        W[i] = 0
 
 
 @hot
@@ -399,7 +413,8 @@ def options_place_explorer(S, seat, slot, opts, per_tile):
 def options_place_boat(S, opts):
     """B4.4 / R19: an empty sea hex with no boat and no creature, next to a land tile."""
     n = 0
-    for h in range(N_HEX):
+    for j in range(COAST_HEXES.shape[0]):
+        h = COAST_HEXES[j]
         if not unoccupied_sea(S, h):
             continue
         for i in range(N_NEIGHBOURS[h]):
@@ -573,22 +588,23 @@ def options_play_tile(S, W, seat, opts):
                 m = reach(S, W, MT_BOAT, S[BOAT_HEX + b], 3)
                 for i in range(1, m + 1):
                     n = _add(opts, n, B_WIND, b, W[W_QUEUE + i], 0)
-    n_free = -1
-    for back in range(B_MOVE_SERPENT, B_MOVE_WHALE + 1):  # B3.8-B3.10 / R9 / R19
-        if hand_count(S, seat, back) == 0:
+    for back in range(B_MOVE_SERPENT, B_MOVE_WHALE + 1):  # B3.8-B3.10 / R9: which creature;
+        if hand_count(S, seat, back) == 0:                # its destination is asked next
             continue
-        if n_free < 0:                                    # unoccupied hexes, listed once
-            n_free = 0
-            for h in range(N_HEX):
-                if unoccupied_sea(S, h):
-                    W[W_QUEUE + n_free] = h
-                    n_free += 1
         kind = back - B_MOVE_SERPENT
         for k in range(KIND_COUNT[kind]):
-            if S[CR_HEX + kind * CR_SLOTS + k] < 0:
-                continue
-            for i in range(n_free):
-                n = _add(opts, n, back, k, W[W_QUEUE + i], 0)
+            if S[CR_HEX + kind * CR_SLOTS + k] >= 0:
+                n = _add(opts, n, back, k, -1, 0)
+    return n
+
+
+@hot
+def options_tile_dest(S, back, piece, opts):
+    """B3.8-B3.10 / R19: a move-creature tile sends its creature to any unoccupied sea hex."""
+    n = 0
+    for h in range(N_HEX):
+        if unoccupied_sea(S, h):
+            n = _add(opts, n, back, piece, h, 0)
     return n
 
 

@@ -17,7 +17,7 @@ from simulator.rng import randint
 from simulator.state import (
     B_DOLPHIN, B_MOVE_SERPENT, B_MOVE_WHALE, B_WIND, BOAT_HEX, BOAT_N, BOAT_P, CR_HEX, CR_SLOTS,
     D_BOARD, D_CREATURE, D_DEFEND, D_MOVE, D_PICK_EXPLORER, D_PLACE_BOAT, D_PLACE_EXPLORER,
-    D_PLAY_TILE, D_SINK, EX_AT, EX_LOC, EX_SEAT, HEX_BOAT, HEX_NLAND, HEX_NSWIM, HEX_TERRAIN,
+    D_PLAY_TILE, D_SINK, D_TILE_DEST, EX_AT, EX_LOC, EX_SEAT, HEX_BOAT, HEX_NLAND, HEX_NSWIM, HEX_TERRAIN,
     KIND_COUNT, L_BOAT, L_LAND, L_SAFE, L_SEA, MAX_EX, MV_BOAT, MV_STOP, P_VALUE, PLAYER_OF,
     SERPENT, SHARK, SLOTS, TURN, WHALE,
 )
@@ -30,7 +30,10 @@ M_SWIM = 1                 # danger to a swimmer in each hex
 M_BOAT = M_SWIM + N_HEX    # danger to an occupied boat in each hex
 M_LAST_START = M_BOAT + N_HEX   # creature options come grouped by piece: cache its threat
 M_LAST_THREAT = M_LAST_START + 1
-M_SCORE = M_LAST_THREAT + 1     # scratch: the score of the option being considered
+M_N_OWN = M_LAST_THREAT + 1     # how many of our explorers stand on land (this decision)
+M_OWN = M_N_OWN + 1             # ... and their hexes
+M_BOAT_KEY = M_OWN + SLOTS      # empty-boat options come grouped by boat: cache its distance
+M_BOAT_NEAR = M_BOAT_KEY + 1
 
 
 # ============================================================================ position features
@@ -105,14 +108,26 @@ def _value(pub, mine, seat, e):
 
 
 @hot
-def _near_own_land(pub, seat, h):
-    best = 9.0
+def _list_own_land(pub, seat, mem):
+    """Note the hexes of our explorers on land once per decision (the empty-boat score)."""
+    n = 0
     for slot in range(SLOTS):
         e = seat * SLOTS + slot
         if pub[EX_LOC + e] == L_LAND:
-            d = HEX_DIST[h, pub[EX_AT + e]]
-            if d < best:
-                best = d
+            mem[M_OWN + n] = pub[EX_AT + e]
+            n += 1
+    mem[M_N_OWN] = n
+    mem[M_BOAT_KEY] = -1.0
+
+
+@hot
+def _near_own_land(mem, h):
+    """Distance from hex ``h`` to the nearest of our explorers on land (9 if none)."""
+    best = 9.0
+    for j in range(int(mem[M_N_OWN])):
+        d = HEX_DIST[h, int(mem[M_OWN + j])]
+        if d < best:
+            best = d
     return best
 
 
@@ -171,8 +186,12 @@ def _score_move(pub, mine, seat, mem, what, i, dest, boat):
         n = pub[BOAT_N + i]
         if n == 0:
             # an empty boat is worth moving towards our own explorers on the coast
-            return 2.0 * (_near_own_land(pub, seat, pub[BOAT_HEX + i])
-                          - _near_own_land(pub, seat, dest)) - 0.5
+            if mem[M_N_OWN] == 0:
+                return -0.5
+            if mem[M_BOAT_KEY] != i:
+                mem[M_BOAT_KEY] = i
+                mem[M_BOAT_NEAR] = _near_own_land(mem, pub[BOAT_HEX + i])
+            return 2.0 * (mem[M_BOAT_NEAR] - _near_own_land(mem, dest)) - 0.5
         gain = _pot(pub, mem, L_BOAT, dest) - _pot(pub, mem, L_BOAT, pub[BOAT_HEX + i])
         score = 0.0
         for j in range(n):
@@ -228,6 +247,8 @@ def _score_tile(pub, mine, seat, mem, back, piece, dest):
     if B_MOVE_SERPENT <= back <= B_MOVE_WHALE:
         kind = back - B_MOVE_SERPENT
         start = pub[CR_HEX + kind * CR_SLOTS + piece]
+        if dest < 0:                         # worth playing if it threatens us at all
+            return 20.0 * _threat_to_own(pub, seat, kind, start) - 10.0
         return 20.0 * _threat_change(pub, seat, kind, start, dest, mem) - 10.0
     return 0.0
 
@@ -252,7 +273,7 @@ def _score(pub, mine, seat, kind, opts, k, mem):
         return _score_place_boat(pub, mine, seat, a)
     if kind == D_SINK:
         return _score_sink(pub, mine, seat, a)
-    if kind == D_PLAY_TILE:
+    if kind == D_PLAY_TILE or kind == D_TILE_DEST:
         return _score_tile(pub, mine, seat, mem, a, opts[k, 1], opts[k, 2])
     if kind == D_DEFEND:
         return float(a)                              # always save our swimmers / boat
@@ -266,6 +287,8 @@ def choose(pub, mine, seat, kind, opts, n, rng, mem):
     """The best-scoring option; exact ties are broken uniformly with the seat's noise stream."""
     _danger_maps(pub, mem)
     mem[M_LAST_START] = -1.0
+    if kind == D_MOVE or kind == D_PLAY_TILE:
+        _list_own_land(pub, seat, mem)
     best = -1e18
     pick = 0
     ties = 0

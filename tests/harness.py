@@ -343,6 +343,9 @@ class Table:
         elif kind == ST.D_CREATURE:
             k = _kind(creature)
             n, w = R.options_creature(S, self.W, k, k + 1, bool(S[ST.MUST_MOVE]), o, 0), 3
+        elif kind == ST.D_TILE_DEST:
+            back, piece = creature
+            n, w = R.options_tile_dest(S, i32(_back(back)), i32(piece), o), 4
         elif kind == ST.D_PLACE_BOAT:
             n, w = R.options_place_boat(S, o), 1
         elif kind == ST.D_PICK_EXPLORER:
@@ -387,8 +390,14 @@ class Table:
 
     def play_tile(self, seat: int, row, *more):
         """Step 1 (``engine.step_play_tile``) choosing ``row`` (None = play nothing); ``more``
-        rows stay in the script (step 1 asks once)."""
-        self.script(seat, ([] if row is None else [row]) + list(more))
+        rows stay in the script (step 1 asks once). A move-creature row is asked in two
+        decisions (the creature, then ``D_TILE_DEST``), so it is scripted as two rows."""
+        rows = []
+        for r in ([] if row is None else [row]) + list(more):
+            if ST.B_MOVE_SERPENT <= r[0] <= ST.B_MOVE_WHALE:
+                rows.append((r[0], r[1], -1, 0))
+            rows.append(r)
+        self.script(seat, rows)
         self._run(E.step_play_tile, *self._engine(), i32(seat))
 
     def sink(self, seat: int, hex_=None, choices=()) -> int:
