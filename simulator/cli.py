@@ -222,7 +222,8 @@ def simulate(players, games, seed, strategies, out, first, threads, chunk, no_pr
 
     from reports.summary import format_summary, summary_table
 
-    from .simulate import numba_threads, run_records, simulate as run
+    from .simulate import numba_threads, run_records
+    from .simulate import simulate as run
 
     _compile_note("run_games", no_progress)
     try:
@@ -391,10 +392,11 @@ def bench(games, seconds, players_list, seed):
     """Games per second per player count, for `random` and `greedy` in every seat, with one
     thread and with all threads."""
     counts = _parse_players(players_list)
-    from .settings import Settings
-    from .simulate import numba_threads, run_records, simulate as run
-
     import numba
+
+    from .settings import Settings
+    from .simulate import numba_threads, run_records
+    from .simulate import simulate as run
     all_threads = numba.config.NUMBA_NUM_THREADS
     click.echo(_machine())
     _compile_note("run_games", False)

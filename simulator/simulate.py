@@ -13,9 +13,9 @@ import numba
 import numpy as np
 import pandas as pd
 
-from . import engine as E
 from strategies import STRATEGY_CODES
 
+from . import engine as E
 from .settings import Settings
 from .state import BACK_NAMES, END_NAMES, MAX_SEATS
 

@@ -2,9 +2,8 @@
 recompilation per strategy mix). Adding a strategy: one module with ``choose``, one line here,
 one entry in ``strategies.STRATEGY_CODES``."""
 
-from strategies import SCRIPTED_ID
-
 from simulator.jit import hot
+from strategies import SCRIPTED_ID
 
 from . import greedy, random_play, scripted
 

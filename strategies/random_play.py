@@ -2,7 +2,6 @@
 opponent that shows whether a heuristic has any strength at all."""
 
 from simulator.jit import hot
-
 from simulator.rng import randint
 
 

@@ -14,9 +14,34 @@ from simulator.board import N_HEX
 from simulator.settings import Settings
 from simulator.simulate import settings_vector
 from simulator.state import (
-    B_VOLCANO, BOAT_HEX, BOAT_N, BOAT_P, CR_HEX, CR_SLOTS, DOLPHIN, E_VOLCANO, EX_AT, EX_LOC,
-    HEX_BOAT, HEX_NCR, HEX_NLAND, HEX_NSWIM, HEX_TERRAIN, KIND_COUNT, L_BOAT, L_LAND, L_OFF,
-    L_SEA, MAX_EX, N_BOATS, N_KINDS, SERPENT, SHARK, STATE_SIZE, TERRAIN_LEFT, WHALE,
+    B_VOLCANO,
+    BOAT_HEX,
+    BOAT_N,
+    BOAT_P,
+    CR_HEX,
+    CR_SLOTS,
+    DOLPHIN,
+    E_VOLCANO,
+    EX_AT,
+    EX_LOC,
+    HEX_BOAT,
+    HEX_NCR,
+    HEX_NLAND,
+    HEX_NSWIM,
+    HEX_TERRAIN,
+    KIND_COUNT,
+    L_BOAT,
+    L_LAND,
+    L_OFF,
+    L_SEA,
+    MAX_EX,
+    N_BOATS,
+    N_KINDS,
+    SERPENT,
+    SHARK,
+    STATE_SIZE,
+    TERRAIN_LEFT,
+    WHALE,
 )
 
 GAMES = 400          # per (player count, strategy mix): 2,400 games, every event checked

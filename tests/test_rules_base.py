@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from harness import BACKS, BD, NO_TILE, ST, STOP, H, Table, mv, nbrs, rc, sail, tile
 
 ISLAND = {rc(h) for h in BD.ISLAND_HEXES}

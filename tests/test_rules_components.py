@@ -5,10 +5,10 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+from harness import Table
 
 from simulator import board as BD
 from simulator import state as ST
-from harness import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 
