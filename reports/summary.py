@@ -182,10 +182,11 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
     """One row per seat (per player with 2 players, labelled with its seats): strategy, games,
     wins (a shared win counts for every tied player), ``shared_wins``, win rate with Wilson
     95% interval, mean score with a normal 95% interval, rescued / explorers in play with a
-    Wilson interval. ``.attrs["run"]`` holds ``run_summary(df)``.
+    normal 95% interval. ``.attrs["run"]`` holds ``run_summary(df)``.
 
-    The rescue-rate interval treats explorers as independent trials; explorers of one game are
-    correlated, so read it as a lower bound on the uncertainty.
+    The rescue rate's interval is taken over games (each game's share of its explorers
+    rescued), not over explorers: the explorers of one game share its fate, so they are not
+    independent trials, while games are.
     """
     owners = seats_of_players(df)
     players = n_players(df)
@@ -201,7 +202,8 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
         mean, sd, mlo, mhi, _ = mean_ci(ps[f"score_{p}"])
         rescued = int(ps[f"rescued_{p}"].sum())
         explorers = int(ps[f"explorers_{p}"].sum())
-        rlo, rhi = wilson(rescued, explorers)
+        share = ps[f"rescued_{p}"] / ps[f"explorers_{p}"].where(ps[f"explorers_{p}"] > 0)
+        _, _, rlo, rhi, _ = mean_ci(share.dropna())
         label = (f"player {p} (seats {','.join(map(str, seats))})" if players == 2
                  else f"seat {seats[0]}")
         rows.append({
