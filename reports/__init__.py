@@ -1,0 +1,1 @@
+"""Reports: summary statistics with intervals (``reports.summary``), tables and charts."""

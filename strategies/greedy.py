@@ -68,8 +68,12 @@ M_LAST_START = M_BOAT + N_HEX   # creature options come grouped by piece: cache 
 M_LAST_THREAT = M_LAST_START + 1
 M_N_OWN = M_LAST_THREAT + 1     # how many of our explorers stand on land (this decision)
 M_OWN = M_N_OWN + 1             # ... and their hexes
-M_BOAT_KEY = M_OWN + SLOTS      # empty-boat options come grouped by boat: cache its distance
-M_BOAT_NEAR = M_BOAT_KEY + 1
+M_N_EXP = M_OWN + SLOTS       # how many of our explorers are exposed (swimming or in a boat)
+M_EXP_HEX = M_N_EXP + 1         # ... their hexes
+M_EXP_SWIM = M_EXP_HEX + SLOTS  # ... 1 for a swimmer, 0 for a passenger
+M_PIECE_KEY = M_EXP_SWIM + SLOTS  # move options come grouped by piece: cache what the piece
+M_PIECE_A = M_PIECE_KEY + 1       # is worth (value, or the boat's passengers) and its
+M_PIECE_B = M_PIECE_A + 1         # potential where it stands
 
 
 # ============================================================================ position features
@@ -153,7 +157,6 @@ def _list_own_land(pub, seat, mem):
             mem[M_OWN + n] = pub[EX_AT + e]
             n += 1
     mem[M_N_OWN] = n
-    mem[M_BOAT_KEY] = -1.0
 
 
 @hot
@@ -168,19 +171,32 @@ def _near_own_land(mem, h):
 
 
 @hot
-def _threat_to_own(pub, seat, kind, c):
-    """How many of our exposed explorers a creature of ``kind`` at hex ``c`` threatens."""
-    reach = 1 if kind == SERPENT else (2 if kind == SHARK else 3)
-    t = 0.0
+def _list_exposed(pub, seat, mem):
+    """Note once per decision where our swimmers and passengers are (creature threats)."""
+    n = 0
     for slot in range(SLOTS):
         e = seat * SLOTS + slot
         loc = pub[EX_LOC + e]
-        if loc == L_SEA and kind != WHALE:
-            if HEX_DIST[c, pub[EX_AT + e]] <= reach:
-                t += 1.0
-        elif loc == L_BOAT and kind != SHARK:
-            if HEX_DIST[c, pub[BOAT_HEX + pub[EX_AT + e]]] <= reach:
-                t += 1.0
+        if loc == L_SEA or loc == L_BOAT:
+            at = pub[EX_AT + e]
+            mem[M_EXP_HEX + n] = at if loc == L_SEA else pub[BOAT_HEX + at]
+            mem[M_EXP_SWIM + n] = 1.0 if loc == L_SEA else 0.0
+            n += 1
+    mem[M_N_EXP] = n
+
+
+@hot
+def _threat_to_own(mem, kind, c):
+    """How many of our exposed explorers a creature of ``kind`` at hex ``c`` threatens (the
+    list made by ``_list_exposed``)."""
+    reach = 1 if kind == SERPENT else (2 if kind == SHARK else 3)
+    t = 0.0
+    for j in range(int(mem[M_N_EXP])):
+        swimmer = mem[M_EXP_SWIM + j] == 1.0
+        if (swimmer and kind == WHALE) or (not swimmer and kind == SHARK):
+            continue
+        if HEX_DIST[c, int(mem[M_EXP_HEX + j])] <= reach:
+            t += 1.0
     return t
 
 
@@ -190,10 +206,10 @@ def _threat_change(pub, seat, kind, start, dest, mem):
     key = kind * 1000.0 + start
     if mem[M_LAST_START] != key:
         mem[M_LAST_START] = key
-        mem[M_LAST_THREAT] = _threat_to_own(pub, seat, kind, start)
+        mem[M_LAST_THREAT] = _threat_to_own(mem, kind, start)
     if mem[M_LAST_THREAT] == 0.0:
         return 0.0
-    return mem[M_LAST_THREAT] - _threat_to_own(pub, seat, kind, dest)
+    return mem[M_LAST_THREAT] - _threat_to_own(mem, kind, dest)
 
 
 @hot
@@ -218,24 +234,31 @@ def _score_move(pub, mine, seat, mem, what, i, dest, boat):
     """Step 2: change in our potential from one movement point."""
     if what == MV_STOP:
         return 0.0
+    key = what * 100.0 + i
     if what == MV_BOAT:
         n = pub[BOAT_N + i]
         if n == 0:
             # an empty boat is worth moving towards our own explorers on the coast
             if mem[M_N_OWN] == 0:
                 return -0.5
-            if mem[M_BOAT_KEY] != i:
-                mem[M_BOAT_KEY] = i
-                mem[M_BOAT_NEAR] = _near_own_land(mem, pub[BOAT_HEX + i])
-            return 2.0 * (mem[M_BOAT_NEAR] - _near_own_land(mem, dest)) - 0.5
-        gain = _pot(pub, mem, L_BOAT, dest) - _pot(pub, mem, L_BOAT, pub[BOAT_HEX + i])
-        score = 0.0
-        for j in range(n):
-            score += _value(pub, mine, seat, pub[BOAT_P + 3 * i + j]) * gain
-        return score
-    loc = pub[EX_LOC + i]
-    at = pub[EX_AT + i]
-    now = _pot(pub, mem, loc, pub[BOAT_HEX + at] if loc == L_BOAT else at)
+            if mem[M_PIECE_KEY] != key:
+                mem[M_PIECE_KEY] = key
+                mem[M_PIECE_A] = _near_own_land(mem, pub[BOAT_HEX + i])
+            return 2.0 * (mem[M_PIECE_A] - _near_own_land(mem, dest)) - 0.5
+        if mem[M_PIECE_KEY] != key:
+            mem[M_PIECE_KEY] = key
+            worth = 0.0
+            for j in range(n):
+                worth += _value(pub, mine, seat, pub[BOAT_P + 3 * i + j])
+            mem[M_PIECE_A] = worth
+            mem[M_PIECE_B] = _pot(pub, mem, L_BOAT, pub[BOAT_HEX + i])
+        return mem[M_PIECE_A] * (_pot(pub, mem, L_BOAT, dest) - mem[M_PIECE_B])
+    if mem[M_PIECE_KEY] != key:                  # our own explorer (R17)
+        mem[M_PIECE_KEY] = key
+        loc = pub[EX_LOC + i]
+        at = pub[EX_AT + i]
+        mem[M_PIECE_A] = float(mine[P_VALUE + i % SLOTS])
+        mem[M_PIECE_B] = _pot(pub, mem, loc, pub[BOAT_HEX + at] if loc == L_BOAT else at)
     if dest >= N_HEX:
         new = SAFE_POT
     elif boat >= 0:
@@ -244,7 +267,7 @@ def _score_move(pub, mine, seat, mem, what, i, dest, boat):
         new = _pot(pub, mem, L_LAND, dest)
     else:
         new = _pot(pub, mem, L_SEA, dest)
-    return _value(pub, mine, seat, i) * (new - now)
+    return mem[M_PIECE_A] * (new - mem[M_PIECE_B])
 
 
 @hot
@@ -284,7 +307,7 @@ def _score_tile(pub, mine, seat, mem, back, piece, dest):
         kind = back - B_MOVE_SERPENT
         start = pub[CR_HEX + kind * CR_SLOTS + piece]
         if dest < 0:                         # worth playing if it threatens us at all
-            return 20.0 * _threat_to_own(pub, seat, kind, start) - 10.0
+            return 20.0 * _threat_to_own(mem, kind, start) - 10.0
         return 20.0 * _threat_change(pub, seat, kind, start, dest, mem) - 10.0
     return 0.0
 
@@ -323,8 +346,11 @@ def choose(pub, mine, seat, kind, opts, n, rng, mem):
     """The best-scoring option; exact ties are broken uniformly with the seat's noise stream."""
     _danger_maps(pub, mem)
     mem[M_LAST_START] = -1.0
+    mem[M_PIECE_KEY] = -1.0
     if kind == D_MOVE or kind == D_PLAY_TILE:
         _list_own_land(pub, seat, mem)
+    if kind == D_CREATURE or kind == D_PLAY_TILE or kind == D_TILE_DEST:
+        _list_exposed(pub, seat, mem)
     best = -1e18
     pick = 0
     ties = 0
