@@ -1,6 +1,7 @@
 """The rules of the base game as compiled functions over the flat state array ``S``.
 
-Three kinds of function live here, all ``@njit(cache=True)`` and allocation-free:
+Three kinds of function live here, all ``@hot`` (compiled, cached, no reference counting) and
+allocation-free:
 
 * *queries*  -- who controls a boat, which hexes a piece may reach (R12), which tiles may sink;
 * *options*  -- fill the option table ``opts`` with every legal choice of a decision kind and
@@ -8,7 +9,8 @@ Three kinds of function live here, all ``@njit(cache=True)`` and allocation-free
 * *effects*  -- apply one step and resolve its consequences (the at-rest rule B6.7 / R15).
 
 Occupancy arrays (``HEX_*``) are updated incrementally by the few functions that move pieces
-(``_ex_leave``, ``_ex_enter``, ``put_boat``, ``put_creature``) so no rule ever scans the board.
+(``_ex_leave``, ``_ex_enter``, ``put_boat``, ``put_creature``), so the frequent questions (a boat
+here? swimmers? a creature of this kind?) are single lookups rather than scans.
 """
 import numpy as np
 
