@@ -60,12 +60,9 @@ def _build():
                               dtype=np.int64)
     # access_isle[h] = location code of the isle reachable from hex h, or -1
     access_isle = np.full(N_HEX, -1, dtype=np.int64)
-    isle_access = np.full((N_ISLE, 2), -1, dtype=np.int64)
     for k, name in enumerate(ISLE_NAMES):
-        for j, rc in enumerate(BOARD_JSON["safe_isles"][name]):
-            h = _INDEX[tuple(rc)]
-            access_isle[h] = ISLE0 + k
-            isle_access[k, j] = h
+        for rc in BOARD_JSON["safe_isles"][name]:
+            access_isle[_INDEX[tuple(rc)]] = ISLE0 + k
     # outer sea (X2.1): sea hexes other than the lagoon
     outer_sea = ~island
     outer_sea[lagoon] = False
@@ -94,11 +91,11 @@ def _build():
         ball[h, :len(near)] = near
         for d in range(4):
             ball_n[h, d] = int((dist[h] <= d).sum())
-    return (nb, nnb, island, lagoon, serpent_starts, access_isle, isle_access, outer_sea, dist,
+    return (nb, nnb, island, lagoon, serpent_starts, access_isle, outer_sea, dist,
             dist_access, ball, ball_n)
 
 
-(NEIGHBOURS, N_NEIGHBOURS, ISLAND, LAGOON, SERPENT_STARTS, ACCESS_ISLE, ISLE_ACCESS,
+(NEIGHBOURS, N_NEIGHBOURS, ISLAND, LAGOON, SERPENT_STARTS, ACCESS_ISLE,
  OUTER_SEA, HEX_DIST, DIST_TO_ACCESS, BALL, BALL_N) = _build()
 
 ISLAND_HEXES = np.flatnonzero(ISLAND).astype(np.int64)       # the 40 tile hexes, ascending

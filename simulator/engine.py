@@ -151,7 +151,6 @@ ST_SIZE = ST_SIDS + MAX_SEATS
 EV_NAMES = ("layout", "place_explorer", "place_boat", "turn_start", "play_tile", "move", "sink",
             "roll", "creature", "end")
 EV_W = 10                         # type, seat, turn, then up to 7 fields
-MAX_EV = 8192
 # ctx cells (int64): events written, error code, logging on
 C_NEV, C_ERR, C_LOG = 0, 1, 2
 ERR_BAD_CHOICE, ERR_LOG_FULL = 1, 2

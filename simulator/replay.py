@@ -27,10 +27,12 @@ from .state import (
     KIND_COUNT,
     KIND_NAMES,
     L_BOAT,
+    L_LAND,
     L_LOST,
     L_OFF,
     LOC_NAMES,
     MAX_EX,
+    MV_BOAT,
     N_BACKS,
     N_BOATS,
     N_KINDS,
@@ -92,7 +94,7 @@ def _event(i: int, row: np.ndarray, before: np.ndarray, after: np.ndarray, seats
     elif kind == "play_tile":
         out.update(back=BACK_NAMES[a], piece=b, path=_path(row, 5))
     elif kind == "move":
-        if a == 2:
+        if a == MV_BOAT:
             out.update(what="boat", id=b, mode="sail", to=c, boat=None)
         else:
             loc = int(before[EX_LOC + b])
@@ -104,7 +106,7 @@ def _event(i: int, row: np.ndarray, before: np.ndarray, after: np.ndarray, seats
                 mode = "walk"
             elif loc == L_BOAT:
                 mode = "overboard"
-            elif LOC_NAMES[loc] == "land":
+            elif loc == L_LAND:
                 mode = "dive"
             else:
                 mode = "swim"

@@ -104,16 +104,6 @@ W_SIZE = W_SEARCH + 1
 
 # ============================================================================ basic queries
 @hot
-def is_sea(S, h):
-    return S[HEX_TERRAIN + h] < 0
-
-
-@hot
-def n_creatures(S, kind, h):
-    return S[HEX_NCR + kind * N_HEX + h]
-
-
-@hot
 def boat_occupied(S, h):
     b = S[HEX_BOAT + h]
     return b >= 0 and S[BOAT_N + b] > 0

@@ -49,8 +49,6 @@ BACK_COUNTS = np.array([
     [3, 2, 0], [3, 2, 1], [1, 3, 0], [0, 2, 4], [0, 0, 1], [3, 1, 0],
     [2, 0, 0], [1, 1, 0], [1, 1, 0], [1, 1, 0], [1, 1, 1], [0, 2, 1]], dtype=np.int32)
 assert tuple(BACK_COUNTS.sum(axis=0)) == (16, 16, 8)
-GREEN_BACKS = (B_WHALE, B_SHARK, B_BOAT, B_WHIRLPOOL, B_VOLCANO)
-DEFENCE_BACKS = (B_DEFEND_SHARK, B_DEFEND_WHALE)
 
 # ---- explorer locations and fates ---------------------------------------------------------
 L_OFF, L_LAND, L_BOAT, L_SEA, L_SAFE, L_LOST, L_UNPLACED = range(7)
