@@ -20,20 +20,23 @@ from .rules import (
     MT_BOAT,
     MT_SWIMMER,
     W_PATH,
-    W_QUEUE,
+    W_SWIM,
     W_SIZE,
     add_to_hand,
     apply_move,
     attack_pending,
-    creature_on_board,
     defence_back,
     may_defend,
-    options_creature,
-    options_move,
+    creature_can_move,
+    creature_moves,
+    options_creature_pieces,
+    options_move_pieces,
+    piece_moves,
     options_pick_explorer,
     options_place_boat,
     options_place_explorer,
-    options_play_tile,
+    options_tile_pieces,
+    options_tile_reach,
     options_sink,
     options_tile_dest,
     path_to,
@@ -47,6 +50,7 @@ from .rules import (
     supply_boat,
     supply_slot,
     swimmers_in,
+    via_path,
     take_from_hand,
     whirlpool,
 )
@@ -71,8 +75,10 @@ from .state import (
     CUR_SEAT,
     D_BOARD,
     D_CREATURE,
+    D_CREATURE_PIECE,
     D_DEFEND,
     D_MOVE,
+    D_MOVE_PIECE,
     D_PICK_EXPLORER,
     D_PLACE_BOAT,
     D_PLACE_EXPLORER,
@@ -189,15 +195,17 @@ def log_event(S, ctx, ev, snaps, etype, seat, a, b, c, d, e, f, g):
 
 
 @hot
-def ask(S, st, rng, ctx, mem, seat, kind, opts, n):
+def ask(S, st, rng, ctx, mem, W, seat, kind, opts, n):
     """Ask the seat's strategy to pick one of ``n`` legal options. It sees only the public part
-    of the state and its own private row (R11). One option needs no question."""
+    of the state and its own private row (R11), and may use ``W`` as scratch for rules queries
+    (so the engine never keeps a search result across a question). One option needs no
+    question."""
     if n <= 1:
         return 0
     pub = S[:PUB_SIZE]
     mine = S[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W]
     k = choose(st[ST_SIDS + seat], pub, mine, seat, kind, opts, n,
-               rng[RNG_SEAT0 + seat:RNG_SEAT0 + seat + 1], mem[seat])
+               rng[RNG_SEAT0 + seat:RNG_SEAT0 + seat + 1], mem[seat], W)
     if k < 0 or k >= n:
         ctx[C_ERR] = ERR_BAD_CHOICE
         return 0
@@ -271,7 +279,7 @@ def new_game(S, st, rng):
 
 
 @hot
-def place_pieces(S, st, rng, ctx, mem, opts, ev, snaps):
+def place_pieces(S, st, rng, ctx, mem, W, opts, ev, snaps):
     """B4.3 then B4.4: explorers one at a time in seat order, then boats one at a time in seat
     order, skipping seats whose allocation is placed (X1.4)."""
     nseats = S[N_SEATS]
@@ -284,9 +292,9 @@ def place_pieces(S, st, rng, ctx, mem, opts, ev, snaps):
             n = options_pick_explorer(S, seat, opts)
             if n == 0:
                 continue
-            slot = opts[ask(S, st, rng, ctx, mem, seat, D_PICK_EXPLORER, opts, n), 0]
+            slot = opts[ask(S, st, rng, ctx, mem, W, seat, D_PICK_EXPLORER, opts, n), 0]
             n = options_place_explorer(S, seat, slot, opts, 1)
-            k = ask(S, st, rng, ctx, mem, seat, D_PLACE_EXPLORER, opts, n)
+            k = ask(S, st, rng, ctx, mem, W, seat, D_PLACE_EXPLORER, opts, n)
             e = seat * SLOTS + slot
             place_explorer(S, e, L_LAND, opts[k, 1])
             remaining -= 1
@@ -299,7 +307,7 @@ def place_pieces(S, st, rng, ctx, mem, opts, ev, snaps):
             n = options_place_boat(S, opts)
             if n == 0:
                 continue
-            k = ask(S, st, rng, ctx, mem, seat, D_PLACE_BOAT, opts, n)
+            k = ask(S, st, rng, ctx, mem, W, seat, D_PLACE_BOAT, opts, n)
             put_boat(S, boat, opts[k, 0])
             log_event(S, ctx, ev, snaps, EV_PLACE_BOAT, seat, boat, opts[k, 0], 0, 0, 0, 0, 0)
             boat += 1
@@ -315,21 +323,23 @@ def end_game(S, reason, seat):
 
 @hot
 def step_play_tile(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
-    """Step 1 (B5.1): optionally play one red tile from the hand."""
-    n = options_play_tile(S, W, seat, opts)
+    """Step 1 (B5.1): optionally play one red tile from the hand, asked in two decisions:
+    which tile on which piece (or none), then where the piece goes."""
+    n = options_tile_pieces(S, seat, opts)
     if n <= 1:
         return
-    k = ask(S, st, rng, ctx, mem, seat, D_PLAY_TILE, opts, n)
+    k = ask(S, st, rng, ctx, mem, W, seat, D_PLAY_TILE, opts, n)
     back = opts[k, 0]
     if back < 0:
         return
     piece = opts[k, 1]
-    dest = opts[k, 2]
-    if dest < 0:                              # a move-creature tile: now where to
+    if back == B_DOLPHIN or back == B_WIND:
+        n = options_tile_reach(S, W, back, piece, opts)
+    else:
         n = options_tile_dest(S, back, piece, opts)
-        if n == 0:                            # no unoccupied sea hex at all (R9): keep it
-            return
-        dest = opts[ask(S, st, rng, ctx, mem, seat, D_TILE_DEST, opts, n), 2]
+    if n == 0:                                # no unoccupied sea hex at all (R9): keep it
+        return
+    dest = opts[ask(S, st, rng, ctx, mem, W, seat, D_TILE_DEST, opts, n), 2]
     take_from_hand(S, seat, back)
     path[0] = dest
     path[1] = -1
@@ -362,14 +372,17 @@ def step_play_tile(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
 
 
 @hot
-def step_move(S, st, rng, ctx, mem, opts, ev, snaps, seat):
-    """Step 2 (B5.2): up to 3 movement points, one at a time."""
+def step_move(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
+    """Step 2 (B5.2): up to 3 movement points, one at a time. Each is asked in two decisions:
+    which piece (or stop), then where it goes."""
     S[MP_LEFT] = 3
     while S[MP_LEFT] > 0:
-        n = options_move(S, seat, opts)
-        k = ask(S, st, rng, ctx, mem, seat, D_MOVE, opts, n)
+        n = options_move_pieces(S, seat, opts)
+        k = ask(S, st, rng, ctx, mem, W, seat, D_MOVE_PIECE, opts, n)
         if opts[k, 0] == MV_STOP:
             break
+        n = piece_moves(S, seat, opts[k, 0], opts[k, 1], opts)
+        k = ask(S, st, rng, ctx, mem, W, seat, D_MOVE, opts, n)
         apply_move(S, seat, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
         S[MP_LEFT] -= 1
         log_event(S, ctx, ev, snaps, EV_MOVE, seat, opts[k, 0], opts[k, 1], opts[k, 2],
@@ -383,7 +396,7 @@ def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
     n = options_sink(S, opts)
     if n == 0:
         return
-    k = ask(S, st, rng, ctx, mem, seat, D_SINK, opts, n)
+    k = ask(S, st, rng, ctx, mem, W, seat, D_SINK, opts, n)
     h = opts[k, 0]
     terrain = S[HEX_TERRAIN + h]
     back = sink(S, h)
@@ -412,11 +425,11 @@ def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
                     opts[m, 0] = x
                     m += 1
             if m > 0:
-                b = opts[ask(S, st, rng, ctx, mem, seat, D_TAKE_BOAT, opts, m), 0]
+                b = opts[ask(S, st, rng, ctx, mem, W, seat, D_TAKE_BOAT, opts, m), 0]
                 taken = b
         if b >= 0:
             put_boat(S, b, h)
-            swim = W[W_QUEUE:W_QUEUE + MAX_EX]
+            swim = W[W_SWIM:W_SWIM + MAX_EX]
             m = swimmers_in(S, h, swim)
             if m <= 3:
                 for i in range(m):
@@ -429,7 +442,7 @@ def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
                         if swim[i] >= 0:
                             opts[cnt, 0] = swim[i]
                             cnt += 1
-                    pick = opts[ask(S, st, rng, ctx, mem, seat, D_BOARD, opts, cnt), 0]
+                    pick = opts[ask(S, st, rng, ctx, mem, W, seat, D_BOARD, opts, cnt), 0]
                     path[j] = pick
                     for i in range(m):
                         if swim[i] == pick:
@@ -446,18 +459,21 @@ def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
 
 
 @hot
-def move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, slot, dest):
+def move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, slot, dest, via):
     """Die move of one creature (B6.8-B6.12, R12, R16): walk the path, open the defence window
-    if an attack is pending, then resolve the hex (B6.7)."""
+    if an attack is pending, then resolve the hex (B6.7). ``via`` is the path code of the
+    option row (``rules.creature_moves``); -1 = find the path here."""
     start = S[CR_HEX + kind * CR_SLOTS + slot]
     path[0] = -1
     path[1] = -1
     path[2] = -1
     m = 0
     if dest != start:
-        mt = kind                              # MT_SERPENT/SHARK/WHALE equal the kind numbers
-        reach(S, W, mt, start, 3)
-        m = path_to(W, dest, path)
+        if via < 0:
+            reach(S, W, kind, start, 3)            # MT_SERPENT/SHARK/WHALE equal the kinds
+            m = path_to(W, dest, path)
+        else:
+            m = via_path(start, dest, via, path)
         put_creature(S, kind, slot, dest)
     defender = -1
     if m > 0 and attack_pending(S, kind, dest):
@@ -467,7 +483,7 @@ def move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, sl
             if may_defend(S, other, seat, kind, dest):
                 opts[0, 0] = 0
                 opts[1, 0] = 1
-                if opts[ask(S, st, rng, ctx, mem, other, D_DEFEND, opts, 2), 0] == 1:
+                if opts[ask(S, st, rng, ctx, mem, W, other, D_DEFEND, opts, 2), 0] == 1:
                     take_from_hand(S, other, defence_back(kind))
                     put_creature(S, kind, slot, CR_GONE)
                     defender = other
@@ -480,18 +496,20 @@ def move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, sl
 
 @hot
 def step_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
-    """Step 4 (B5.4): roll the creature die and move one creature of that kind."""
+    """Step 4 (B5.4): roll the creature die and move one creature of that kind, asked in two
+    decisions: which creature, then where (R2, R21: staying is offered unless creatures must
+    move and one can)."""
     kind = randint(rng, RNG_DICE, 6) // 2      # B1.6: 2 serpent, 2 shark, 2 whale faces
     log_event(S, ctx, ev, snaps, EV_ROLL, seat, kind, 0, 0, 0, 0, 0, 0)
-    if not creature_on_board(S, kind):
+    n = options_creature_pieces(S, kind, S[MUST_MOVE] != 0, opts)
+    if n == 0:                                 # no creature of that kind on the board
         return
-    maxd = kind + 1                            # serpent 1, shark 2, whale 3
-    n = options_creature(S, W, kind, maxd, S[MUST_MOVE] != 0, opts, 0)
-    if n == 0:                                 # R21: a zero move is legal when nothing can move
-        n = options_creature(S, W, kind, maxd, False, opts, 0)
-    k = ask(S, st, rng, ctx, mem, seat, D_CREATURE, opts, n)
-    move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, opts[k, 1],
-                  opts[k, 2])
+    slot = opts[ask(S, st, rng, ctx, mem, W, seat, D_CREATURE_PIECE, opts, n), 1]
+    must = S[MUST_MOVE] != 0 and creature_can_move(S, kind, slot)
+    n = creature_moves(S, W, kind, slot, kind + 1, must, opts, 0)   # serpent 1, shark 2, whale 3
+    k = ask(S, st, rng, ctx, mem, W, seat, D_CREATURE, opts, n)
+    move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, slot,
+                  opts[k, 2], opts[k, 3])
 
 
 @hot
@@ -503,7 +521,7 @@ def play_turn(S, st, rng, ctx, mem, W, opts, path, ev, snaps):
         S[EX_SWAM + e] = 0
     log_event(S, ctx, ev, snaps, EV_TURN, seat, 0, 0, 0, 0, 0, 0, 0)
     step_play_tile(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat)
-    step_move(S, st, rng, ctx, mem, opts, ev, snaps, seat)
+    step_move(S, st, rng, ctx, mem, W, opts, ev, snaps, seat)
     step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat)
     if S[OVER] != 0:
         return
@@ -522,7 +540,7 @@ def play_game(S, st, rng, ctx, mem, W, opts, ev, snaps, root, game):
     new_game(S, st, rng)
     log_event(S, ctx, ev, snaps, EV_LAYOUT, -1, 0, 0, 0, 0, 0, 0, 0)
     path = W[W_PATH:W_PATH + 3]
-    place_pieces(S, st, rng, ctx, mem, opts, ev, snaps)
+    place_pieces(S, st, rng, ctx, mem, W, opts, ev, snaps)
     while S[OVER] == 0 and ctx[C_ERR] == 0:
         play_turn(S, st, rng, ctx, mem, W, opts, path, ev, snaps)
     for e in range(MAX_EX):                   # B7.2: whoever is not on an isle is stranded
@@ -568,21 +586,30 @@ def write_record(S, row):
             row[base + 4 + fate] += 1     # lost_serpent .. lost_stranded follow F_* order
 
 
+RUN_BLOCK = 32                    # games per parallel work item (scratch allocated once)
+
+
 @njit(cache=True, parallel=True)
 def run_games(st, root, first, count, out, err):
-    """Play games ``first .. first+count-1`` of root seed ``root`` into ``out`` rows."""
-    for j in prange(count):
+    """Play games ``first .. first+count-1`` of root seed ``root`` into ``out`` rows. Work is
+    handed out in blocks of ``RUN_BLOCK`` games that share scratch arrays; every game starts
+    from its own seeds, so the blocking never changes a result."""
+    nblocks = (count + RUN_BLOCK - 1) // RUN_BLOCK
+    for blk in prange(nblocks):
         S = np.empty(STATE_SIZE, np.int32)
         rng = np.empty(N_STREAMS, np.uint64)
         ctx = np.zeros(3, np.int64)
-        mem = np.zeros((MAX_SEATS, MEM_W), np.float64)
+        mem = np.empty((MAX_SEATS, MEM_W), np.float64)
         W = np.empty(W_SIZE, np.int32)
         opts = np.empty((MAX_OPTS, OPT_W), np.int32)
         ev = np.empty((1, EV_W), np.int32)
         snaps = np.empty((1, 1), np.int32)
-        play_game(S, st, rng, ctx, mem, W, opts, ev, snaps, root, first + j)
-        write_record(S, out[j])
-        err[j] = ctx[C_ERR]
+        for j in range(blk * RUN_BLOCK, min(count, (blk + 1) * RUN_BLOCK)):
+            ctx[C_ERR] = 0
+            mem[:, :] = 0.0
+            play_game(S, st, rng, ctx, mem, W, opts, ev, snaps, root, first + j)
+            write_record(S, out[j])
+            err[j] = ctx[C_ERR]
 
 
 @njit(cache=True)

@@ -12,3 +12,4 @@ from numba import njit
 
 def hot(fn):
     return njit(cache=True, _nrt=False)(fn)
+

@@ -97,9 +97,13 @@ W_DIST = 0
 W_PARENT = N_LOC
 W_QUEUE = 2 * N_LOC
 W_MARK = 3 * N_LOC            # search id that last reached each location (no per-search reset)
-W_PATH = 4 * N_LOC            # 3 cells: the path of the current multi-hex move
-W_SEARCH = W_PATH + 3         # id of the current search
-W_SIZE = W_SEARCH + 1
+W_SEARCH = 4 * N_LOC          # id of the current search
+# cells below W_ENGINE are search scratch that strategies may also use (through rules queries
+# such as ``reach``); the engine's own cells above it survive a question to a strategy
+W_ENGINE = W_SEARCH + 1
+W_PATH = W_ENGINE             # 3 cells: the path of the current multi-hex move
+W_SWIM = W_PATH + 3           # MAX_EX cells: the swimmers a boat tile may take aboard
+W_SIZE = W_SWIM + MAX_EX
 
 
 # ============================================================================ basic queries
@@ -152,22 +156,12 @@ def controls(S, seat, b):
 
 
 @hot
-def creature_on_board(S, kind):
-    for k in range(KIND_COUNT[kind]):
-        if S[CR_HEX + kind * CR_SLOTS + k] >= 0:
-            return True
-    return False
-
-
-@hot
 def unoccupied_sea(S, h):
     """B3.8-B3.10 / R19: sea with no boat, no swimmer, no creature of any kind."""
-    if S[HEX_TERRAIN + h] >= 0 or S[HEX_BOAT + h] >= 0 or S[HEX_NSWIM + h] > 0:
-        return False
+    busy = (S[HEX_TERRAIN + h] >= 0) | (S[HEX_BOAT + h] >= 0) | (S[HEX_NSWIM + h] > 0)
     for kind in range(N_KINDS):
-        if S[HEX_NCR + kind * N_HEX + h] > 0:
-            return False
-    return True
+        busy = busy | (S[HEX_NCR + kind * N_HEX + h] > 0)
+    return not busy
 
 
 # ============================================================================ piece movement
@@ -348,25 +342,17 @@ def whirlpool(S, h):
 
 # ============================================================================ reach (R12)
 @hot
-def _enter_kind(S, mt, h):
-    """How a mover treats hex ``h``: 0 cannot enter, 1 passes through, 2 must stop there."""
-    if S[HEX_TERRAIN + h] >= 0:
-        return 0
+def _stops(S, mt, h):
+    """A mover of type ``mt`` that enters sea hex ``h`` must end its path there (R12)."""
     if mt == MT_SHARK:
-        return 2 if unprotected_swimmers(S, h) > 0 else 1
+        return unprotected_swimmers(S, h) > 0
     if mt == MT_WHALE:
-        return 2 if boat_occupied(S, h) else 1
+        return boat_occupied(S, h)
     if mt == MT_SWIMMER:
-        if S[HEX_NCR + SERPENT * N_HEX + h] > 0 or S[HEX_NCR + SHARK * N_HEX + h] > 0:
-            return 2
-        return 1
+        return S[HEX_NCR + SERPENT * N_HEX + h] + S[HEX_NCR + SHARK * N_HEX + h] > 0
     if mt == MT_BOAT:
-        if S[HEX_BOAT + h] >= 0:
-            return 0
-        if S[HEX_NCR + SERPENT * N_HEX + h] > 0 or S[HEX_NCR + WHALE * N_HEX + h] > 0:
-            return 2
-        return 1
-    return 1
+        return S[HEX_NCR + SERPENT * N_HEX + h] + S[HEX_NCR + WHALE * N_HEX + h] > 0
+    return False
 
 
 @hot
@@ -383,6 +369,7 @@ def reach(S, W, mt, start, maxd):
     W[W_DIST + start] = 0
     W[W_PARENT + start] = -1
     W[W_QUEUE] = start
+    boat = mt == MT_BOAT
     head = 0
     tail = 1
     while head < tail:
@@ -391,17 +378,18 @@ def reach(S, W, mt, start, maxd):
         du = W[W_DIST + u]
         if du >= maxd or u >= N_HEX:
             continue
-        if u != start and _enter_kind(S, mt, u) == 2:
+        if u != start and _stops(S, mt, u):
             continue
-        for i in range(N_NEIGHBOURS[u]):
-            v = NEIGHBOURS[u, i]
-            if W[W_MARK + v] == mark or _enter_kind(S, mt, v) == 0:
-                continue
-            W[W_MARK + v] = mark
-            W[W_DIST + v] = du + 1
-            W[W_PARENT + v] = u
+        for i in range(N_NEIGHBOURS[u]):           # enter any sea hex (a boat: without a
+            v = NEIGHBOURS[u, i]                   # boat) not reached yet; branch-free
+            ok = (W[W_MARK + v] != mark) & (S[HEX_TERRAIN + v] < 0)
+            if boat:
+                ok = ok & (S[HEX_BOAT + v] < 0)
+            W[W_MARK + v] = mark if ok else W[W_MARK + v]
+            W[W_DIST + v] = du + 1 if ok else W[W_DIST + v]
+            W[W_PARENT + v] = u if ok else W[W_PARENT + v]
             W[W_QUEUE + tail] = v
-            tail += 1
+            tail += np.int64(ok)
         if mt == MT_SWIMMER and ACCESS_ISLE[u] >= 0:
             v = ACCESS_ISLE[u]
             if W[W_MARK + v] != mark:
@@ -455,10 +443,9 @@ def options_place_explorer(S, seat, slot, opts, per_tile):
     n = 0
     for i in range(ISLAND_HEXES.shape[0]):
         h = ISLAND_HEXES[i]
-        if S[HEX_TERRAIN + h] >= 0 and S[HEX_NLAND + h] < per_tile:
-            opts[n, 0] = slot
-            opts[n, 1] = h
-            n += 1
+        opts[n, 0] = slot
+        opts[n, 1] = h
+        n += np.int64((S[HEX_TERRAIN + h] >= 0) & (S[HEX_NLAND + h] < per_tile))
     return n
 
 
@@ -488,65 +475,148 @@ def _add(opts, n, a, b, c, d):
 
 
 @hot
-def options_move(S, seat, opts):
-    """One movement point (B5.2, B6.1-B6.6). Row 0 is 'stop moving'. Explorer rows
-    ``(1, e, dest, boat)``: dest is a hex, an isle code, or the boat's hex with ``boat`` >= 0;
-    boat rows ``(2, b, hex, -1)``."""
-    n = _add(opts, 0, MV_STOP, -1, -1, -1)
-    for slot in range(SLOTS):                      # R17: only the seat's own colour
-        e = seat * SLOTS + slot
-        loc = S[EX_LOC + e]
-        h = S[EX_AT + e]
-        if loc == L_LAND:                          # B6.2
-            for i in range(N_NEIGHBOURS[h]):
-                x = NEIGHBOURS[h, i]
-                if S[HEX_TERRAIN + x] >= 0:
-                    n = _add(opts, n, MV_EXPLORER, e, x, -1)
-                else:
-                    b = S[HEX_BOAT + x]
-                    if b >= 0 and S[BOAT_N + b] < 3:
-                        n = _add(opts, n, MV_EXPLORER, e, x, b)
-                    n = _add(opts, n, MV_EXPLORER, e, x, -1)
-        elif loc == L_BOAT:                        # B6.4
-            hb = S[BOAT_HEX + h]
-            for i in range(N_NEIGHBOURS[hb]):
-                x = NEIGHBOURS[hb, i]
-                b = S[HEX_BOAT + x]
-                if b >= 0 and S[BOAT_N + b] < 3:
-                    n = _add(opts, n, MV_EXPLORER, e, x, b)
-            n = _add(opts, n, MV_EXPLORER, e, hb, -1)
-            if ACCESS_ISLE[hb] >= 0:
-                n = _add(opts, n, MV_EXPLORER, e, ACCESS_ISLE[hb], -1)
-        elif loc == L_SEA:                         # B6.5
-            swam = S[EX_SWAM + e] != 0
-            if not swam:
-                for i in range(N_NEIGHBOURS[h]):
-                    x = NEIGHBOURS[h, i]
-                    if S[HEX_TERRAIN + x] < 0:
-                        n = _add(opts, n, MV_EXPLORER, e, x, -1)
-            b = S[HEX_BOAT + h]
-            if b >= 0 and S[BOAT_N + b] < 3:
-                n = _add(opts, n, MV_EXPLORER, e, h, b)
-            if not swam and ACCESS_ISLE[h] >= 0:
-                n = _add(opts, n, MV_EXPLORER, e, ACCESS_ISLE[h], -1)
-    for b in range(N_BOATS):                       # B6.1, B6.6
-        h = S[BOAT_HEX + b]
-        if h < 0 or (S[BOAT_N + b] > 0 and not controls(S, seat, b)):
-            continue
+def explorer_moves(S, e, opts, n):
+    """Append the movement-point rows of explorer ``e`` (B6.2, B6.4, B6.5) from row ``n``:
+    ``(1, e, dest, boat)`` with dest a hex or an isle code, or the boat's hex with ``boat`` >= 0.
+    Returns the new row count. Written with few unpredictable branches: a row is always
+    written and only counted when it is legal (this loop runs for every movement point)."""
+    loc = S[EX_LOC + e]
+    h = S[EX_AT + e]
+    if loc == L_LAND:                              # B6.2: every neighbour, boats too
         for i in range(N_NEIGHBOURS[h]):
             x = NEIGHBOURS[h, i]
-            if S[HEX_TERRAIN + x] < 0 and S[HEX_BOAT + x] < 0:
-                n = _add(opts, n, MV_BOAT, b, x, -1)
+            b = S[HEX_BOAT + x]                    # boats stand on sea hexes only
+            if b >= 0 and S[BOAT_N + b] < 3:
+                n = _add(opts, n, MV_EXPLORER, e, x, b)
+            n = _add(opts, n, MV_EXPLORER, e, x, -1)
+    elif loc == L_BOAT:                            # B6.4
+        hb = S[BOAT_HEX + h]
+        for i in range(N_NEIGHBOURS[hb]):
+            x = NEIGHBOURS[hb, i]
+            b = S[HEX_BOAT + x]
+            if b >= 0 and S[BOAT_N + b] < 3:
+                n = _add(opts, n, MV_EXPLORER, e, x, b)
+        n = _add(opts, n, MV_EXPLORER, e, hb, -1)
+        if ACCESS_ISLE[hb] >= 0:
+            n = _add(opts, n, MV_EXPLORER, e, ACCESS_ISLE[hb], -1)
+    elif loc == L_SEA:                             # B6.5
+        swam = S[EX_SWAM + e] != 0
+        if not swam:
+            for i in range(N_NEIGHBOURS[h]):
+                x = NEIGHBOURS[h, i]
+                _add(opts, n, MV_EXPLORER, e, x, -1)
+                n += np.int64(S[HEX_TERRAIN + x] < 0)
+        b = S[HEX_BOAT + h]
+        if b >= 0 and S[BOAT_N + b] < 3:
+            n = _add(opts, n, MV_EXPLORER, e, h, b)
+        if not swam and ACCESS_ISLE[h] >= 0:
+            n = _add(opts, n, MV_EXPLORER, e, ACCESS_ISLE[h], -1)
     return n
 
 
 @hot
-def _touches_sea(S, h):
+def boat_moves(S, seat, b, opts, n):
+    """Append the rows ``(2, b, hex, -1)`` of boat ``b`` if ``seat`` may move it (B6.1, B6.6:
+    empty, or controlled): to an adjacent sea hex without a boat."""
+    h = S[BOAT_HEX + b]
+    if h < 0 or (S[BOAT_N + b] > 0 and not controls(S, seat, b)):
+        return n
     for i in range(N_NEIGHBOURS[h]):
         x = NEIGHBOURS[h, i]
-        if S[HEX_TERRAIN + x] < 0 and (x != LAGOON or S[LAGOON_SEA] != 0):
+        _add(opts, n, MV_BOAT, b, x, -1)
+        n += np.int64((S[HEX_TERRAIN + x] < 0) & (S[HEX_BOAT + x] < 0))
+    return n
+
+
+@hot
+def move_rows(S, seat, opts, n):
+    """Every movement point of ``seat`` from row ``n``: 'stop moving' first, then each own
+    explorer's rows (R17), then each movable boat's. Returns the new row count."""
+    n = _add(opts, n, MV_STOP, -1, -1, -1)
+    for slot in range(SLOTS):
+        n = explorer_moves(S, seat * SLOTS + slot, opts, n)
+    for b in range(N_BOATS):
+        n = boat_moves(S, seat, b, opts, n)
+    return n
+
+
+@hot
+def options_move(S, seat, opts):
+    """One movement point as a single list (B5.2, B6.1-B6.6): row 0 is 'stop moving'. The
+    engine asks it in two decisions (``options_move_pieces``, then ``piece_moves``); strategies
+    that weigh every movement point at once use this list."""
+    return move_rows(S, seat, opts, 0)
+
+
+@hot
+def swimmer_can_move(S, e):
+    """B6.5: a swimmer can board a boat with room in its hex; if it has not swum this turn, it
+    can also swim to an adjacent sea hex or land on the isle of its access hex."""
+    h = S[EX_AT + e]
+    b = S[HEX_BOAT + h]
+    if b >= 0 and S[BOAT_N + b] < 3:
+        return True
+    if S[EX_SWAM + e] != 0:
+        return False
+    return ACCESS_ISLE[h] >= 0 or sea_next_to(S, h)
+
+
+@hot
+def sea_next_to(S, h):
+    """A sea hex is adjacent to ``h``."""
+    for i in range(N_NEIGHBOURS[h]):
+        if S[HEX_TERRAIN + NEIGHBOURS[h, i]] < 0:
             return True
     return False
+
+
+@hot
+def options_move_pieces(S, seat, opts):
+    """First half of a movement point: ``(0, -1, -1, -1)`` = stop, then ``(1, e, -1, -1)`` for
+    each own explorer and ``(2, b, -1, -1)`` for each boat with at least one legal move."""
+    n = _add(opts, 0, MV_STOP, -1, -1, -1)
+    for slot in range(SLOTS):
+        e = seat * SLOTS + slot
+        loc = S[EX_LOC + e]
+        if loc == L_LAND or loc == L_BOAT:         # always a neighbour / the water below
+            n = _add(opts, n, MV_EXPLORER, e, -1, -1)
+        elif loc == L_SEA and swimmer_can_move(S, e):
+            n = _add(opts, n, MV_EXPLORER, e, -1, -1)
+    for b in range(N_BOATS):
+        if boat_can_move(S, seat, b):
+            n = _add(opts, n, MV_BOAT, b, -1, -1)
+    return n
+
+
+@hot
+def boat_can_move(S, seat, b):
+    """Boat ``b`` is on the board, ``seat`` may move it, and a neighbour is free sea."""
+    h = S[BOAT_HEX + b]
+    if h < 0 or (S[BOAT_N + b] > 0 and not controls(S, seat, b)):
+        return False
+    for i in range(N_NEIGHBOURS[h]):
+        x = NEIGHBOURS[h, i]
+        if S[HEX_TERRAIN + x] < 0 and S[HEX_BOAT + x] < 0:
+            return True
+    return False
+
+
+@hot
+def piece_moves(S, seat, what, i, opts):
+    """Second half of a movement point: the rows of ``options_move`` for one piece."""
+    if what == MV_BOAT:
+        return boat_moves(S, seat, i, opts, 0)
+    return explorer_moves(S, i, opts, 0)
+
+
+@hot
+def _touches_sea(S, h):
+    sea = False
+    lagoon_sea = S[LAGOON_SEA] != 0
+    for i in range(N_NEIGHBOURS[h]):
+        x = NEIGHBOURS[h, i]
+        sea = sea | ((S[HEX_TERRAIN + x] < 0) & ((x != LAGOON) | lagoon_sea))
+    return sea
 
 
 @hot
@@ -561,9 +631,9 @@ def options_sink(S, opts):
         return 0
     for i in range(ISLAND_HEXES.shape[0]):
         h = ISLAND_HEXES[i]
-        if S[HEX_TERRAIN + h] == terrain and _touches_sea(S, h):
+        if S[HEX_TERRAIN + h] == terrain:
             opts[n, 0] = h
-            n += 1
+            n += np.int64(_touches_sea(S, h))
     if n == 0:
         for i in range(ISLAND_HEXES.shape[0]):
             h = ISLAND_HEXES[i]
@@ -574,20 +644,75 @@ def options_sink(S, opts):
 
 
 @hot
-def options_creature(S, W, kind, maxd, must_move, opts, n):
-    """Die moves of ``kind`` (B6.8-B6.11): rows ``(kind, slot, dest)``, appended from row ``n``.
-    Staying put (dest = own hex) is offered unless ``must_move`` (R2, R21 is applied by the
-    caller once all kinds are listed)."""
-    mt = MT_SERPENT if kind == SERPENT else (MT_SHARK if kind == SHARK else MT_WHALE)
+def creature_moves(S, W, kind, k, maxd, must_move, opts, n):
+    """Die moves of creature ``k`` of ``kind`` (B6.8-B6.11, R12), appended from row ``n``:
+    ``(kind, k, dest, via)``. Staying (dest = own hex, via 0) comes first unless
+    ``must_move`` (R2). ``via`` encodes the hexes passed on the way (see ``via_path``), so the
+    move needs no second search."""
+    h = S[CR_HEX + kind * CR_SLOTS + k]
+    if h < 0:
+        return n
+    if not must_move:
+        n = _add(opts, n, kind, k, h, 0)
+    m = reach(S, W, kind, h, maxd)                 # MT_SERPENT/SHARK/WHALE equal the kinds
+    for i in range(1, m + 1):
+        x = W[W_QUEUE + i]
+        p = W[W_PARENT + x]
+        q = W[W_PARENT + p] if p != h else -1
+        n = _add(opts, n, kind, k, x, (p + 1) | ((q + 1) << 8))
+    return n
+
+
+@hot
+def via_path(start, dest, via, path):
+    """Decode a ``creature_moves`` row into ``path`` (hexes entered, in order); return its
+    length (0 = stayed)."""
+    if dest == start:
+        return 0
+    p = (via & 255) - 1
+    q = (via >> 8) - 1
+    if p == start:
+        path[0] = dest
+        return 1
+    if q == start:
+        path[0] = p
+        path[1] = dest
+        return 2
+    path[0] = q
+    path[1] = p
+    path[2] = dest
+    return 3
+
+
+@hot
+def creature_can_move(S, kind, k):
+    """A creature on the board can move if a sea hex is next to it (creatures enter any sea)."""
+    h = S[CR_HEX + kind * CR_SLOTS + k]
+    return h >= 0 and sea_next_to(S, h)
+
+
+@hot
+def options_creature_pieces(S, kind, must_move, opts):
+    """First half of the die move: ``(kind, k, -1, -1)`` for each creature of ``kind`` on the
+    board (with ``must_move``, only those that can move; R21: all of them when none can)."""
+    n = 0
     for k in range(KIND_COUNT[kind]):
-        h = S[CR_HEX + kind * CR_SLOTS + k]
-        if h < 0:
-            continue
-        if not must_move:
-            n = _add(opts, n, kind, k, h, 0)
-        m = reach(S, W, mt, h, maxd)
-        for i in range(1, m + 1):
-            n = _add(opts, n, kind, k, W[W_QUEUE + i], 0)
+        on_board = S[CR_HEX + kind * CR_SLOTS + k] >= 0
+        if on_board and (not must_move or creature_can_move(S, kind, k)):
+            n = _add(opts, n, kind, k, -1, -1)
+    if n == 0 and must_move:
+        for k in range(KIND_COUNT[kind]):
+            if S[CR_HEX + kind * CR_SLOTS + k] >= 0:
+                n = _add(opts, n, kind, k, -1, -1)
+    return n
+
+
+@hot
+def options_creature(S, W, kind, maxd, must_move, opts, n):
+    """Every die move of ``kind`` as a single list (rows as ``creature_moves``), appended from
+    row ``n``; R21 is applied by the caller."""
+    for k in range(KIND_COUNT[kind]):
+        n = creature_moves(S, W, kind, k, maxd, must_move, opts, n)
     return n
 
 
@@ -622,9 +747,17 @@ def take_from_hand(S, seat, back):
 
 @hot
 def options_play_tile(S, W, seat, opts):
-    """Step 1 (B5.1, R4, R9, R14, R7): row 0 plays nothing; then ``(back, piece, dest, 0)`` for
-    each red tile in hand with each legal target."""
-    n = _add(opts, 0, -1, -1, -1, 0)
+    """Step 1 (B5.1, R4, R9, R14, R7) as a single list: row 0 plays nothing; then ``(back,
+    piece, dest, 0)`` for each red tile in hand with each legal target (dest -1 for the
+    move-creature tiles). The engine asks it in two halves (``options_tile_pieces``, then the
+    destination); strategies that weigh every play at once use this list."""
+    return tile_rows(S, W, seat, opts, 0)
+
+
+@hot
+def tile_rows(S, W, seat, opts, n):
+    """The rows of ``options_play_tile``, appended from row ``n``."""
+    n = _add(opts, n, -1, -1, -1, 0)
     if S[HAND_N + seat] == 0:
         return n
     if hand_count(S, seat, B_DOLPHIN) > 0:                # B3.6: own swimmer 1-3 sea hexes
@@ -641,13 +774,56 @@ def options_play_tile(S, W, seat, opts):
                 m = reach(S, W, MT_BOAT, S[BOAT_HEX + b], 3)
                 for i in range(1, m + 1):
                     n = _add(opts, n, B_WIND, b, W[W_QUEUE + i], 0)
-    for back in range(B_MOVE_SERPENT, B_MOVE_WHALE + 1):  # B3.8-B3.10 / R9: which creature;
-        if hand_count(S, seat, back) == 0:                # its destination is asked next
+    return move_tile_rows(S, seat, opts, n)
+
+
+@hot
+def move_tile_rows(S, seat, opts, n):
+    """B3.8-B3.10 / R9: ``(back, k, -1, 0)`` for each move-creature tile in hand and each
+    creature of its kind on the board; the destination is asked next."""
+    for back in range(B_MOVE_SERPENT, B_MOVE_WHALE + 1):
+        if hand_count(S, seat, back) == 0:
             continue
         kind = back - B_MOVE_SERPENT
         for k in range(KIND_COUNT[kind]):
             if S[CR_HEX + kind * CR_SLOTS + k] >= 0:
                 n = _add(opts, n, back, k, -1, 0)
+    return n
+
+
+@hot
+def options_tile_pieces(S, seat, opts):
+    """Step 1 (B5.1, R4, R9, R14), first half: row 0 plays nothing; then ``(back, piece, -1,
+    0)`` for each red tile in hand and each piece it can move somewhere: an own swimmer (the
+    dolphin, B3.6), a controlled boat (wind, B3.7, R14), a creature on the board (B3.8-B3.10).
+    Where it goes is asked next (``options_tile_dest``)."""
+    n = _add(opts, 0, -1, -1, -1, 0)
+    if S[HAND_N + seat] == 0:
+        return n
+    if hand_count(S, seat, B_DOLPHIN) > 0:
+        for slot in range(SLOTS):
+            e = seat * SLOTS + slot
+            h = S[EX_AT + e]
+            if S[EX_LOC + e] == L_SEA and (ACCESS_ISLE[h] >= 0 or sea_next_to(S, h)):
+                n = _add(opts, n, B_DOLPHIN, e, -1, 0)
+    if hand_count(S, seat, B_WIND) > 0:
+        for b in range(N_BOATS):
+            if S[BOAT_HEX + b] >= 0 and S[BOAT_N + b] > 0 and boat_can_move(S, seat, b):
+                n = _add(opts, n, B_WIND, b, -1, 0)
+    return move_tile_rows(S, seat, opts, n)
+
+
+@hot
+def options_tile_reach(S, W, back, piece, opts):
+    """Step 1, second half for the dolphin (own swimmer 1-3 sea hexes, the last step may land
+    on an isle: B3.6, R7, R12, R13) and wind (a controlled boat 1-3 sea hexes: B3.7, R12)."""
+    n = 0
+    if back == B_DOLPHIN:
+        m = reach(S, W, MT_SWIMMER, S[EX_AT + piece], 3)
+    else:
+        m = reach(S, W, MT_BOAT, S[BOAT_HEX + piece], 3)
+    for i in range(1, m + 1):
+        n = _add(opts, n, back, piece, W[W_QUEUE + i], 0)
     return n
 
 

@@ -139,18 +139,24 @@ RNG_SETUP, RNG_DICE, RNG_SEAT0 = 0, 1, 2
 # ---- decision kinds: what a strategy is asked (option row columns in brackets) -------------
 D_PLACE_EXPLORER = 0   # (slot, hex): where the explorer chosen by D_PICK_EXPLORER goes
 D_PLACE_BOAT = 1       # (hex)
-D_PLAY_TILE = 2        # (back, piece, dest, 0): back -1 = play nothing; dest -1 for the
-                       # move-creature tiles, whose destination is asked next (D_TILE_DEST)
-D_MOVE = 3             # (what, id, dest, boat): what 0 = stop moving, 1 = explorer, 2 = boat
+D_PLAY_TILE = 2        # (back, piece, -1, 0): which red tile on which piece; back -1 = play
+                       # nothing. Where the piece goes is asked next (D_TILE_DEST)
+D_MOVE = 3             # (what, id, dest, boat): where the piece chosen by D_MOVE_PIECE goes;
+                       # what 1 = explorer, 2 = boat; boat >= 0 = into that boat
 D_SINK = 4             # (hex)
 D_BOARD = 5            # (explorer) one swimmer boards the new boat (B3.3)
-D_CREATURE = 6         # (kind, slot, dest) dest = current hex means stay (R2)
+D_CREATURE = 6         # (kind, slot, dest, via) where the creature chosen by D_CREATURE_PIECE
+                       # goes; dest = its own hex means stay (R2); via encodes the path
 D_DEFEND = 7           # (play) 0 = hold, 1 = play the defence tile
 D_TAKE_BOAT = 8        # (boat) the unoccupied boat a boat tile takes when the supply is empty (R6)
 D_PICK_EXPLORER = 9    # (slot) which explorer to place next: one row per distinct value
-D_TILE_DEST = 10       # (back, piece, dest, 0) where a move-creature tile sends its creature
+D_TILE_DEST = 10       # (back, piece, dest, 0) where the tile chosen by D_PLAY_TILE sends it
+D_MOVE_PIECE = 11      # (what, id, -1, -1): which piece spends this movement point; row 0 is
+                       # (0, -1, -1, -1) = stop moving. Pieces with no legal move are not listed
+D_CREATURE_PIECE = 12  # (kind, slot, -1, -1): which creature of the rolled kind moves
 DECISION_NAMES = ("place_explorer", "place_boat", "play_tile", "move", "sink", "board",
-                  "creature", "defend", "take_boat", "pick_explorer", "tile_dest")
+                  "creature", "defend", "take_boat", "pick_explorer", "tile_dest", "move_piece",
+                  "creature_piece")
 MV_STOP, MV_EXPLORER, MV_BOAT = 0, 1, 2
 
 assert STATE_SIZE < 4096 and N_LOC == N_HEX + 4

@@ -14,6 +14,7 @@ compiler to inline (a strategy is called for every decision of millions of games
 from simulator.board import BALL, BALL_N, DIST_TO_ACCESS, HEX_DIST, N_HEX, N_NEIGHBOURS, NEIGHBOURS
 from simulator.jit import hot
 from simulator.rng import randint
+from simulator.rules import creature_can_move, creature_moves, move_rows, tile_rows
 from simulator.state import (
     B_DOLPHIN,
     B_MOVE_SERPENT,
@@ -26,8 +27,10 @@ from simulator.state import (
     CR_SLOTS,
     D_BOARD,
     D_CREATURE,
+    D_CREATURE_PIECE,
     D_DEFEND,
     D_MOVE,
+    D_MOVE_PIECE,
     D_PICK_EXPLORER,
     D_PLACE_BOAT,
     D_PLACE_EXPLORER,
@@ -47,7 +50,9 @@ from simulator.state import (
     L_SAFE,
     L_SEA,
     MAX_EX,
+    MAX_SEATS,
     MV_BOAT,
+    MUST_MOVE,
     MV_STOP,
     P_VALUE,
     PLAYER_OF,
@@ -61,7 +66,7 @@ from simulator.state import (
 OTHER_VALUE = 2.8          # mean explorer value: other players' values are secret (R11)
 SAFE_POT = 100.0
 # mem layout (float64 per seat)
-M_STAMP = 0                # fingerprint (turn, creature hexes) the maps were computed for
+M_STAMP = 0                # 1 once the danger maps were computed (for the hexes in M_CR)
 M_SWIM = 1                 # danger to a swimmer in each hex
 M_BOAT = M_SWIM + N_HEX    # danger to an occupied boat in each hex
 M_LAST_START = M_BOAT + N_HEX   # creature options come grouped by piece: cache its threat
@@ -74,6 +79,16 @@ M_EXP_SWIM = M_EXP_HEX + SLOTS  # ... 1 for a swimmer, 0 for a passenger
 M_PIECE_KEY = M_EXP_SWIM + SLOTS  # move options come grouped by piece: cache what the piece
 M_PIECE_A = M_PIECE_KEY + 1       # is worth (value, or the boat's passengers) and its
 M_PIECE_B = M_PIECE_A + 1         # potential where it stands
+M_PLAN = M_PIECE_B + 1            # a piece decision chose a whole move: the destination
+M_PLAN_TURN = M_PLAN + 1          # decision (kind in M_PLAN) of the same turn takes the row
+M_PLAN_ROW = M_PLAN_TURN + 1      # in M_PLAN_ROW .. +3
+M_CR = M_PLAN_ROW + 4             # the creature hexes the danger maps were computed for
+M_DECISION = M_CR + 5 * CR_SLOTS  # decisions taken so far (stamps the cache below)
+M_NEAR = M_DECISION + 1           # per hex: decision * 16 + distance to our nearest explorer
+                                  # on land, computed when first needed in a decision
+M_LEAD_DECISION = M_NEAR + N_HEX  # the decision M_LEAD was counted for
+M_LEAD = M_LEAD_DECISION + 1      # per seat: 1 + explorers rescued
+M_END = M_LEAD + MAX_SEATS
 
 
 # ============================================================================ position features
@@ -88,12 +103,13 @@ def _mark(mem, region, c, reach, centre, near):
 @hot
 def _danger_maps(pub, mem):
     """Danger per hex from creatures one die move away (distance ignores land: a bound)."""
-    stamp = 1.0 + pub[TURN]
+    same = mem[M_STAMP] == 1.0
     for i in range(5 * CR_SLOTS):
-        stamp += (pub[CR_HEX + i] + 3.0) * (1000.0 + 137.0 * i) * 1e3
-    if mem[M_STAMP] == stamp:
+        same = same & (mem[M_CR + i] == pub[CR_HEX + i])
+        mem[M_CR + i] = pub[CR_HEX + i]
+    if same:
         return
-    mem[M_STAMP] = stamp
+    mem[M_STAMP] = 1.0
     for i in range(2 * N_HEX):
         mem[M_SWIM + i] = 0.0
     for k in range(KIND_COUNT[SERPENT]):
@@ -126,17 +142,22 @@ def _pot(pub, mem, loc, h):
 
 
 @hot
-def _lead(pub, s):
-    """1 + explorers the seat has rescued: weight of hurting it (the leader suffers most)."""
-    n = 1.0
-    for slot in range(SLOTS):
-        if pub[EX_LOC + s * SLOTS + slot] == L_SAFE:
-            n += 1.0
-    return n
+def _lead(pub, s, mem):
+    """1 + explorers seat ``s`` has rescued: the weight of hurting it (the leader suffers
+    most). Counted once per decision, when first needed."""
+    if mem[M_LEAD_DECISION] != mem[M_DECISION]:
+        mem[M_LEAD_DECISION] = mem[M_DECISION]
+        for x in range(MAX_SEATS):
+            n = 1.0
+            for slot in range(SLOTS):
+                if pub[EX_LOC + x * SLOTS + slot] == L_SAFE:
+                    n += 1.0
+            mem[M_LEAD + x] = n
+    return mem[M_LEAD + s]
 
 
 @hot
-def _value(pub, mine, seat, e):
+def _value(pub, mine, seat, e, mem):
     """What explorer ``e`` is worth to ``seat``: its value if ours, the mean value for our other
     colour (2 players), and a negative weight for other players' (hurting them helps)."""
     s = pub[EX_SEAT + e]
@@ -144,7 +165,7 @@ def _value(pub, mine, seat, e):
         return float(mine[P_VALUE + e % SLOTS])
     if pub[PLAYER_OF + s] == pub[PLAYER_OF + seat]:
         return OTHER_VALUE
-    return -0.3 * OTHER_VALUE * _lead(pub, s)
+    return -0.3 * OTHER_VALUE * _lead(pub, s, mem)
 
 
 @hot
@@ -161,12 +182,18 @@ def _list_own_land(pub, seat, mem):
 
 @hot
 def _near_own_land(mem, h):
-    """Distance from hex ``h`` to the nearest of our explorers on land (9 if none)."""
+    """Distance from hex ``h`` to the nearest of our explorers on land (9 if none), cached per
+    decision: many empty-boat moves share their hexes."""
+    stamp = mem[M_DECISION] * 16.0
+    cached = mem[M_NEAR + h]
+    if cached >= stamp:
+        return cached - stamp
     best = 9.0
     for j in range(int(mem[M_N_OWN])):
         d = HEX_DIST[h, int(mem[M_OWN + j])]
         if d < best:
             best = d
+    mem[M_NEAR + h] = stamp + best
     return best
 
 
@@ -213,18 +240,18 @@ def _threat_change(pub, seat, kind, start, dest, mem):
 
 
 @hot
-def _victims(pub, mine, seat, kind, h):
+def _victims(pub, mine, seat, kind, h, mem):
     """Score for ``seat`` of a creature of ``kind`` attacking hex ``h`` (positive = good)."""
     score = 0.0
     if (kind == SHARK or kind == SERPENT) and pub[HEX_NSWIM + h] > 0:
         for e in range(MAX_EX):
             if pub[EX_LOC + e] == L_SEA and pub[EX_AT + e] == h:
-                score -= 10.0 * _value(pub, mine, seat, e)
+                score -= 10.0 * _value(pub, mine, seat, e, mem)
     b = pub[HEX_BOAT + h]
     if (kind == WHALE or kind == SERPENT) and b >= 0:
         w = 10.0 if kind == SERPENT else 5.0
         for j in range(pub[BOAT_N + b]):
-            score -= w * _value(pub, mine, seat, pub[BOAT_P + 3 * b + j])
+            score -= w * _value(pub, mine, seat, pub[BOAT_P + 3 * b + j], mem)
     return score
 
 
@@ -249,7 +276,7 @@ def _score_move(pub, mine, seat, mem, what, i, dest, boat):
             mem[M_PIECE_KEY] = key
             worth = 0.0
             for j in range(n):
-                worth += _value(pub, mine, seat, pub[BOAT_P + 3 * i + j])
+                worth += _value(pub, mine, seat, pub[BOAT_P + 3 * i + j], mem)
             mem[M_PIECE_A] = worth
             mem[M_PIECE_B] = _pot(pub, mem, L_BOAT, pub[BOAT_HEX + i])
         return mem[M_PIECE_A] * (_pot(pub, mem, L_BOAT, dest) - mem[M_PIECE_B])
@@ -283,12 +310,12 @@ def _score_place_boat(pub, mine, seat, h):
 
 
 @hot
-def _score_sink(pub, mine, seat, h):
+def _score_sink(pub, mine, seat, h, mem):
     s = 0.0
     if pub[HEX_NLAND + h] > 0:
         for e in range(MAX_EX):
             if pub[EX_LOC + e] == L_LAND and pub[EX_AT + e] == h:
-                s -= 8.0 * _value(pub, mine, seat, e)
+                s -= 8.0 * _value(pub, mine, seat, e, mem)
     return s
 
 
@@ -300,7 +327,7 @@ def _score_tile(pub, mine, seat, mem, back, piece, dest):
     if back == B_DOLPHIN:
         now = _pot(pub, mem, L_SEA, pub[EX_AT + piece])
         new = SAFE_POT if dest >= N_HEX else _pot(pub, mem, L_SEA, dest)
-        return _value(pub, mine, seat, piece) * (new - now) - 20.0
+        return _value(pub, mine, seat, piece, mem) * (new - now) - 20.0
     if back == B_WIND:
         return _score_move(pub, mine, seat, mem, MV_BOAT, piece, dest, -1) - 20.0
     if B_MOVE_SERPENT <= back <= B_MOVE_WHALE:
@@ -322,7 +349,8 @@ def _score(pub, mine, seat, kind, opts, k, mem):
         c = opts[k, 2]
         if c == start:
             return 0.0
-        return _victims(pub, mine, seat, a, c) + 3.0 * _threat_change(pub, seat, a, start, c, mem)
+        return (_victims(pub, mine, seat, a, c, mem)
+                + 3.0 * _threat_change(pub, seat, a, start, c, mem))
     if kind == D_PICK_EXPLORER:
         return float(mine[P_VALUE + a])             # the most valuable first
     if kind == D_PLACE_EXPLORER:
@@ -331,30 +359,24 @@ def _score(pub, mine, seat, kind, opts, k, mem):
     if kind == D_PLACE_BOAT:
         return _score_place_boat(pub, mine, seat, a)
     if kind == D_SINK:
-        return _score_sink(pub, mine, seat, a)
+        return _score_sink(pub, mine, seat, a, mem)
     if kind == D_PLAY_TILE or kind == D_TILE_DEST:
         return _score_tile(pub, mine, seat, mem, a, opts[k, 1], opts[k, 2])
     if kind == D_DEFEND:
         return float(a)                              # always save our swimmers / boat
     if kind == D_BOARD:
-        return _value(pub, mine, seat, a)
+        return _value(pub, mine, seat, a, mem)
     return 0.0
 
 
 @hot
-def choose(pub, mine, seat, kind, opts, n, rng, mem):
-    """The best-scoring option; exact ties are broken uniformly with the seat's noise stream."""
-    _danger_maps(pub, mem)
-    mem[M_LAST_START] = -1.0
-    mem[M_PIECE_KEY] = -1.0
-    if kind == D_MOVE or kind == D_PLAY_TILE:
-        _list_own_land(pub, seat, mem)
-    if kind == D_CREATURE or kind == D_PLAY_TILE or kind == D_TILE_DEST:
-        _list_exposed(pub, seat, mem)
+def _best(pub, mine, seat, kind, opts, lo, hi, rng, mem):
+    """Index of the best-scoring row of ``opts[lo:hi]``; exact ties are broken uniformly with
+    the seat's noise stream."""
     best = -1e18
-    pick = 0
+    pick = lo
     ties = 0
-    for k in range(n):
+    for k in range(lo, hi):
         s = _score(pub, mine, seat, kind, opts, k, mem)
         if s > best + 1e-9:
             best = s
@@ -365,3 +387,72 @@ def choose(pub, mine, seat, kind, opts, n, rng, mem):
             if randint(rng, 0, ties) == 0:
                 pick = k
     return pick
+
+
+@hot
+def _plan(pub, opts, n, kb, dest_kind, mem):
+    """Remember the whole move of row ``kb`` and return the piece row (among the first ``n``)
+    it belongs to: the destination decision that follows takes the remembered row."""
+    mem[M_PLAN] = dest_kind
+    mem[M_PLAN_TURN] = pub[TURN]
+    for j in range(4):
+        mem[M_PLAN_ROW + j] = opts[kb, j]
+    for j in range(n):
+        if opts[j, 0] == opts[kb, 0] and opts[j, 1] == opts[kb, 1]:
+            return j
+    return 0
+
+
+@hot
+def _planned(pub, kind, opts, n, mem):
+    """The row remembered by ``_plan`` for this destination decision, or -1. (A plan can be
+    left over: the engine does not ask a decision with a single option.)"""
+    if mem[M_PLAN] != kind or mem[M_PLAN_TURN] != pub[TURN]:
+        return -1
+    mem[M_PLAN] = -1.0
+    for k in range(n):
+        if (opts[k, 0] == mem[M_PLAN_ROW] and opts[k, 1] == mem[M_PLAN_ROW + 1]
+                and opts[k, 2] == mem[M_PLAN_ROW + 2] and opts[k, 3] == mem[M_PLAN_ROW + 3]):
+            return k
+    return -1
+
+
+@hot
+def choose(pub, mine, seat, kind, opts, n, rng, mem, work):
+    """The best-scoring option. A decision the engine asks in two halves (which piece, then
+    where) is decided whole at the first half: every move of every piece is listed past the
+    legal rows with the rules' own enumerators (``work`` is their search scratch), scored at
+    once, and the destination decision that follows takes the remembered row."""
+    if kind == D_MOVE or kind == D_CREATURE or kind == D_TILE_DEST:
+        k = _planned(pub, kind, opts, n, mem)
+        if k >= 0:
+            return k
+    mem[M_PLAN] = -1.0
+    mem[M_DECISION] += 1.0
+    if kind == D_PICK_EXPLORER or kind == D_PLACE_EXPLORER or kind == D_PLACE_BOAT:
+        return _best(pub, mine, seat, kind, opts, 0, n, rng, mem)   # setup: own pieces only
+    _danger_maps(pub, mem)
+    mem[M_LAST_START] = -1.0
+    mem[M_PIECE_KEY] = -1.0
+    if kind == D_MOVE or kind == D_MOVE_PIECE or kind == D_PLAY_TILE:
+        _list_own_land(pub, seat, mem)
+    if kind == D_CREATURE or kind == D_CREATURE_PIECE or kind == D_PLAY_TILE \
+            or kind == D_TILE_DEST:
+        _list_exposed(pub, seat, mem)
+    if kind == D_MOVE_PIECE:
+        m = move_rows(pub, seat, opts, n)
+        k = _best(pub, mine, seat, D_MOVE, opts, n, m, rng, mem)
+        return _plan(pub, opts, n, k, D_MOVE, mem)
+    if kind == D_CREATURE_PIECE:
+        m = n
+        for j in range(n):
+            a = opts[j, 0]
+            must = pub[MUST_MOVE] != 0 and creature_can_move(pub, a, opts[j, 1])
+            m = creature_moves(pub, work, a, opts[j, 1], a + 1, must, opts, m)
+        k = _best(pub, mine, seat, D_CREATURE, opts, n, m, rng, mem)
+        return _plan(pub, opts, n, k, D_CREATURE, mem)
+    if kind == D_PLAY_TILE:
+        m = tile_rows(pub, work, seat, opts, n)
+        k = _best(pub, mine, seat, D_PLAY_TILE, opts, n, m, rng, mem)
+        return _plan(pub, opts, n, k, D_TILE_DEST, mem)
+    return _best(pub, mine, seat, kind, opts, 0, n, rng, mem)

@@ -34,7 +34,7 @@ from simulator.settings import Settings
 from simulator.simulate import records_frame, settings_vector
 from strategies import SCRIPTED_ID, STRATEGY_CODES
 from strategies.dispatch import MEM_W
-from strategies.scripted import WILD
+from strategies.scripted import K_KIND, WILD
 
 i32 = np.int32
 i64 = np.int64
@@ -284,6 +284,7 @@ class Table:
         """The scripted strategy of ``seat`` will answer with these rows, in order (each row
         up to 4 numbers matched against the option row; ``None`` or missing = anything)."""
         m = self.mem[seat]
+        assert 2 + 4 * len(rows) <= K_KIND, "script too long"
         m[:] = 0.0
         m[0] = len(rows)
         m[1] = 0
@@ -385,19 +386,14 @@ class Table:
         seat's own strategy decides, e.g. a table built with ``strategy='greedy'``)."""
         if rows is not None:
             self.script(seat, rows)
-        self._run(E.step_move, self.S, self.st, self.rng, self.ctx, self.mem, self.opts,
-                  self.ev, self.snaps, i32(seat))
+        self._run(E.step_move, self.S, self.st, self.rng, self.ctx, self.mem, self.W,
+                  self.opts, self.ev, self.snaps, i32(seat))
 
     def play_tile(self, seat: int, row, *more):
         """Step 1 (``engine.step_play_tile``) choosing ``row`` (None = play nothing); ``more``
-        rows stay in the script (step 1 asks once). A move-creature row is asked in two
-        decisions (the creature, then ``D_TILE_DEST``), so it is scripted as two rows."""
-        rows = []
-        for r in ([] if row is None else [row]) + list(more):
-            if ST.B_MOVE_SERPENT <= r[0] <= ST.B_MOVE_WHALE:
-                rows.append((r[0], r[1], -1, 0))
-            rows.append(r)
-        self.script(seat, rows)
+        rows stay in the script. The engine asks the tile and piece, then the destination; the
+        scripted strategy answers both from the one row."""
+        self.script(seat, ([] if row is None else [row]) + list(more))
         self._run(E.step_play_tile, *self._engine(), i32(seat))
 
     def sink(self, seat: int, hex_=None, choices=()) -> int:
@@ -424,7 +420,8 @@ class Table:
             self.script(s, [])
         for s, play in (defend or {}).items():
             self.script(s, [(play,)])
-        self._run(E.move_creature, *self._engine(), i32(seat), i64(k), i32(slot), i32(d))
+        self._run(E.move_creature, *self._engine(), i32(seat), i64(k), i32(slot), i32(d),
+                  i32(-1))
 
     def roll_step(self, seat: int, kind=None, choice=None):
         """Step 4 (``engine.step_creature``): roll (forced to ``kind`` if given) and move the
@@ -449,8 +446,8 @@ class Table:
 
     def setup(self):
         """B4.3 / B4.4: ``engine.place_pieces`` with the table's strategies."""
-        self._run(E.place_pieces, self.S, self.st, self.rng, self.ctx, self.mem, self.opts,
-                  self.ev, self.snaps)
+        self._run(E.place_pieces, self.S, self.st, self.rng, self.ctx, self.mem, self.W,
+                  self.opts, self.ev, self.snaps)
 
     def play_game(self):
         """A whole game from the seeds (``engine.play_game``)."""

@@ -1079,8 +1079,8 @@ def test_r4_only_one_red_tile_per_turn():
     t.creature("whale", 0, 11, 5)
     t.play_tile(0, tile("move_shark", 0, (0, 2)), tile("move_whale", 0, (12, 2)))
     assert t.creature_at("shark", 0) == (0, 2) and t.creature_at("whale", 0) == (11, 5)
-    # the move-shark tile took two decisions (the shark, then where): the whale's are unused
-    assert t.hand_of(0) == {"move_whale": 1} and t.script_used(0) == 2
+    # the move-shark row answered both halves (the shark, then where); the whale's is unused
+    assert t.hand_of(0) == {"move_whale": 1} and t.script_used(0) == 1
 
 
 def test_r5_destroyed_boat_returns_to_the_supply_and_is_used_again():
