@@ -388,7 +388,7 @@ def reach(S, W, mt, start, maxd):
             W[W_MARK + v] = mark if ok else W[W_MARK + v]
             W[W_DIST + v] = du + 1 if ok else W[W_DIST + v]
             W[W_PARENT + v] = u if ok else W[W_PARENT + v]
-            W[W_QUEUE + tail] = v
+            W[W_QUEUE + tail] = v                  # kept only if ok (tail <= 38 for maxd 3)
             tail += np.int64(ok)
         if mt == MT_SWIMMER and ACCESS_ISLE[u] >= 0:
             v = ACCESS_ISLE[u]
@@ -763,17 +763,12 @@ def tile_rows(S, W, seat, opts, n):
     if hand_count(S, seat, B_DOLPHIN) > 0:                # B3.6: own swimmer 1-3 sea hexes
         for slot in range(SLOTS):
             e = seat * SLOTS + slot
-            if S[EX_LOC + e] != L_SEA:
-                continue
-            m = reach(S, W, MT_SWIMMER, S[EX_AT + e], 3)
-            for i in range(1, m + 1):
-                n = _add(opts, n, B_DOLPHIN, e, W[W_QUEUE + i], 0)
+            if S[EX_LOC + e] == L_SEA:
+                n = tile_reach_rows(S, W, B_DOLPHIN, e, opts, n)
     if hand_count(S, seat, B_WIND) > 0:                   # B3.7 / R14
         for b in range(N_BOATS):
             if S[BOAT_HEX + b] >= 0 and controls(S, seat, b):
-                m = reach(S, W, MT_BOAT, S[BOAT_HEX + b], 3)
-                for i in range(1, m + 1):
-                    n = _add(opts, n, B_WIND, b, W[W_QUEUE + i], 0)
+                n = tile_reach_rows(S, W, B_WIND, b, opts, n)
     return move_tile_rows(S, seat, opts, n)
 
 
@@ -817,7 +812,12 @@ def options_tile_pieces(S, seat, opts):
 def options_tile_reach(S, W, back, piece, opts):
     """Step 1, second half for the dolphin (own swimmer 1-3 sea hexes, the last step may land
     on an isle: B3.6, R7, R12, R13) and wind (a controlled boat 1-3 sea hexes: B3.7, R12)."""
-    n = 0
+    return tile_reach_rows(S, W, back, piece, opts, 0)
+
+
+@hot
+def tile_reach_rows(S, W, back, piece, opts, n):
+    """The rows ``(back, piece, dest, 0)`` of a dolphin or wind tile, appended from row ``n``."""
     if back == B_DOLPHIN:
         m = reach(S, W, MT_SWIMMER, S[EX_AT + piece], 3)
     else:
