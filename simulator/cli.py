@@ -382,15 +382,18 @@ def _parse_players(value: str) -> list[int]:
 
 @main.command(short_help="Measure games per second (1 thread / all threads).")
 @click.option("--games", type=click.IntRange(min=1), default=None,
-              help="Games per cell (default: about --seconds of play per cell).")
+              help="Games per run (default: about --seconds of play per run).")
 @click.option("--seconds", type=click.FloatRange(min=0.1, max=600), default=2.0,
-              show_default=True, help="Target time per cell when --games is not given.")
+              show_default=True, help="Target time per run when --games is not given.")
+@click.option("--repeat", type=click.IntRange(min=1, max=100), default=3, show_default=True,
+              help="Runs per cell; the best is reported (other load only ever slows a run).")
 @click.option("--players", "players_list", default="2,3,4", show_default=True,
               metavar="LIST", help="Player counts to measure (comma-separated, each 2-4).")
 @seed_option
-def bench(games, seconds, players_list, seed):
+def bench(games, seconds, repeat, players_list, seed):
     """Games per second per player count, for `random` and `greedy` in every seat, with one
-    thread and with all threads."""
+    thread and with all threads. Each cell is the best of --repeat timed runs (as timeit
+    reports), with the slowest run shown too: on a shared machine the spread is the noise."""
     counts = _parse_players(players_list)
     import numba
 
@@ -403,10 +406,11 @@ def bench(games, seconds, players_list, seed):
     for n in (1, all_threads):                                # warm up: load/compile, threads
         with numba_threads(n):
             run_records(Settings(players=4), seed, 0, 2 * n)
-    mode = f"{games} games per cell" if games else f"about {seconds:g} s of games per cell"
-    click.echo(f"games per second (simulate(), seed {seed}, {mode}; n = games timed)")
-    head = (f"{'players':>7}  {'strategy':<8}  {'1 thread':>10}  {'n':>7}  "
-            f"{f'{all_threads} threads':>10}  {'n':>7}  {'speed-up':>8}")
+    mode = f"{games} games per run" if games else f"about {seconds:g} s of games per run"
+    click.echo(f"games per second (simulate(), seed {seed}, {mode}, best of {repeat} runs "
+               f"[slowest]; n = games per run)")
+    head = (f"{'players':>7}  {'strategy':<8}  {'1 thread':>18}  {'n':>7}  "
+            f"{f'{all_threads} threads':>18}  {'n':>7}  {'speed-up':>8}")
     click.echo(head)
     for players in counts:
         for strategy in ("random", "greedy"):
@@ -416,18 +420,21 @@ def bench(games, seconds, players_list, seed):
                 first = 1_000_000 * (1 + len(cells))
                 with numba_threads(threads):
                     n = games
-                    if n is None:                             # size the cell from a probe
+                    if n is None:                             # size the runs from a probe
                         probe = 32 * threads
                         t0 = time.perf_counter()
                         run_records(settings, seed, first, probe)
                         rate = probe / max(time.perf_counter() - t0, 1e-9)
                         n = max(probe, int(rate * seconds))
-                    t0 = time.perf_counter()
-                    run(settings, n, seed, first=first, threads=threads)
-                    cells.append((n, n / max(time.perf_counter() - t0, 1e-9)))
-            (n1, r1), (nn, rn) = cells
-            click.echo(f"{players:>7}  {strategy:<8}  {r1:>10,.0f}  {n1:>7}  {rn:>10,.0f}  "
-                       f"{nn:>7}  {rn / r1:>7.2f}x")
+                    rates = []
+                    for _ in range(repeat):                   # the same games each run
+                        t0 = time.perf_counter()
+                        run(settings, n, seed, first=first, threads=threads)
+                        rates.append(n / max(time.perf_counter() - t0, 1e-9))
+                    cells.append((n, max(rates), min(rates)))
+            (n1, r1, s1), (nn, rn, sn) = cells
+            click.echo(f"{players:>7}  {strategy:<8}  {r1:>9,.0f} {f'[{s1:,.0f}]':>8}  {n1:>7}  "
+                       f"{rn:>9,.0f} {f'[{sn:,.0f}]':>8}  {nn:>7}  {rn / r1:>7.2f}x")
 
 
 if __name__ == "__main__":

@@ -133,26 +133,27 @@ def same_player(S, a, b):
 @hot
 def controls(S, seat, b):
     """B6.1: the seat with most explorers aboard controls the boat; tied seats all control it.
-    Control is counted per colour (seat), also with 2 players (B4.5)."""
+    Control is counted per colour (seat), also with 2 players (B4.5). A boat holds at most 3,
+    so a seat aboard is outnumbered only when it has 1 of 3 and the other two share a seat."""
     n = S[BOAT_N + b]
-    if n == 0:
-        return False
+    base = BOAT_P + 3 * b
     mine = 0
     for i in range(n):
-        if S[EX_SEAT + S[BOAT_P + 3 * b + i]] == seat:
-            mine += 1
+        mine += np.int64(S[EX_SEAT + S[base + i]] == seat)
     if mine == 0:
         return False
-    for i in range(n):
-        other = S[EX_SEAT + S[BOAT_P + 3 * b + i]]
-        if other != seat:
-            cnt = 0
-            for j in range(n):
-                if S[EX_SEAT + S[BOAT_P + 3 * b + j]] == other:
-                    cnt += 1
-            if cnt > mine:
-                return False
-    return True
+    if mine >= 2 or n < 3:
+        return True
+    others = 0
+    first = -1
+    for i in range(3):
+        s = S[EX_SEAT + S[base + i]]
+        if s != seat:
+            if first < 0:
+                first = s
+            elif s == first:
+                others = 2
+    return others < 2
 
 
 @hot
@@ -746,38 +747,40 @@ def take_from_hand(S, seat, back):
 
 
 @hot
-def options_play_tile(S, W, seat, opts):
+def options_play_tile(S, W, seat, mine, opts):
     """Step 1 (B5.1, R4, R9, R14, R7) as a single list: row 0 plays nothing; then ``(back,
     piece, dest, 0)`` for each red tile in hand with each legal target (dest -1 for the
     move-creature tiles). The engine asks it in two halves (``options_tile_pieces``, then the
-    destination); strategies that weigh every play at once use this list."""
-    return tile_rows(S, W, seat, opts, 0)
+    destination); strategies that weigh every play at once use this list. ``S`` may be the
+    public part only: the hand is read from the seat's private row ``mine`` (R11)."""
+    return tile_rows(S, W, seat, mine, opts, 0)
 
 
 @hot
-def tile_rows(S, W, seat, opts, n):
+def tile_rows(S, W, seat, mine, opts, n):
     """The rows of ``options_play_tile``, appended from row ``n``."""
     n = _add(opts, n, -1, -1, -1, 0)
     if S[HAND_N + seat] == 0:
         return n
-    if hand_count(S, seat, B_DOLPHIN) > 0:                # B3.6: own swimmer 1-3 sea hexes
+    if mine[P_HAND + B_DOLPHIN] > 0:                      # B3.6: own swimmer 1-3 sea hexes
         for slot in range(SLOTS):
             e = seat * SLOTS + slot
             if S[EX_LOC + e] == L_SEA:
                 n = tile_reach_rows(S, W, B_DOLPHIN, e, opts, n)
-    if hand_count(S, seat, B_WIND) > 0:                   # B3.7 / R14
+    if mine[P_HAND + B_WIND] > 0:                         # B3.7 / R14
         for b in range(N_BOATS):
             if S[BOAT_HEX + b] >= 0 and controls(S, seat, b):
                 n = tile_reach_rows(S, W, B_WIND, b, opts, n)
-    return move_tile_rows(S, seat, opts, n)
+    return move_tile_rows(S, mine, opts, n)
 
 
 @hot
-def move_tile_rows(S, seat, opts, n):
-    """B3.8-B3.10 / R9: ``(back, k, -1, 0)`` for each move-creature tile in hand and each
-    creature of its kind on the board; the destination is asked next."""
+def move_tile_rows(S, mine, opts, n):
+    """B3.8-B3.10 / R9: ``(back, k, -1, 0)`` for each move-creature tile in the hand (of the
+    private row ``mine``) and each creature of its kind on the board; the destination is asked
+    next."""
     for back in range(B_MOVE_SERPENT, B_MOVE_WHALE + 1):
-        if hand_count(S, seat, back) == 0:
+        if mine[P_HAND + back] == 0:
             continue
         kind = back - B_MOVE_SERPENT
         for k in range(KIND_COUNT[kind]):
@@ -805,7 +808,7 @@ def options_tile_pieces(S, seat, opts):
         for b in range(N_BOATS):
             if S[BOAT_HEX + b] >= 0 and S[BOAT_N + b] > 0 and boat_can_move(S, seat, b):
                 n = _add(opts, n, B_WIND, b, -1, 0)
-    return move_tile_rows(S, seat, opts, n)
+    return move_tile_rows(S, S[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W], opts, n)
 
 
 @hot

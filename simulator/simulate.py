@@ -74,17 +74,23 @@ def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -
     for b, name in enumerate(BACK_COLUMNS):
         cols[name] = rows[:, E.R_BACKS + b]
     width = len(SEAT_COLUMNS)
+    codes = list(STRATEGY_CODES)
     for s in range(MAX_SEATS):
         present = s < settings.seats
+        absent = np.full(n, not present)                    # the mask of a nullable column
+
+        def constant(value, dtype):
+            return pd.arrays.IntegerArray(np.full(n, value if present else 0, dtype), absent)
+
         for i, name in enumerate(SEAT_COLUMNS):
             col = rows[:, E.R_SEAT0 + s * width + i]
-            cols[f"{name}_{s}"] = pd.array(col if present else [None] * n, dtype="Int32")
-        cols[f"player_{s}"] = pd.array([settings.player_of_seat[s] if present else None] * n,
-                                       dtype="Int8")
-        cols[f"boats_{s}"] = pd.array([settings.boats[s] if present else None] * n,
-                                      dtype="Int8")
-        cols[f"strategy_{s}"] = pd.Categorical(
-            [settings.strategies[s] if present else None] * n, categories=list(STRATEGY_CODES))
+            cols[f"{name}_{s}"] = pd.arrays.IntegerArray(
+                np.ascontiguousarray(col, np.int32) if present else np.zeros(n, np.int32), absent)
+        cols[f"player_{s}"] = constant(settings.player_of_seat[s] if present else 0, np.int8)
+        cols[f"boats_{s}"] = constant(settings.boats[s] if present else 0, np.int8)
+        cols[f"strategy_{s}"] = pd.Categorical.from_codes(
+            np.full(n, codes.index(settings.strategies[s]) if present else -1, np.int8),
+            categories=codes)
     # the rule flags, so that tables from different settings can be concatenated and grouped
     cols["lagoon_is_sea"] = np.full(n, settings.lagoon_is_sea)
     cols["creatures_must_move"] = np.full(n, settings.creatures_must_move)

@@ -14,7 +14,7 @@ compiler to inline (a strategy is called for every decision of millions of games
 from simulator.board import BALL, BALL_N, DIST_TO_ACCESS, HEX_DIST, N_HEX, N_NEIGHBOURS, NEIGHBOURS
 from simulator.jit import hot
 from simulator.rng import randint
-from simulator.rules import creature_can_move, creature_moves, move_rows, tile_rows
+from simulator.rules import boat_moves, creature_can_move, creature_moves, explorer_moves, tile_rows
 from simulator.state import (
     B_DOLPHIN,
     B_MOVE_SERPENT,
@@ -300,12 +300,9 @@ def _score_move(pub, mine, seat, mem, what, i, dest, boat):
 @hot
 def _score_place_boat(pub, mine, seat, h):
     s = -0.5 * DIST_TO_ACCESS[h]
-    for i in range(N_NEIGHBOURS[h]):
-        x = NEIGHBOURS[h, i]
-        if pub[HEX_NLAND + x] > 0:
-            for e in range(seat * SLOTS, seat * SLOTS + SLOTS):
-                if pub[EX_LOC + e] == L_LAND and pub[EX_AT + e] == x:
-                    s += mine[P_VALUE + e % SLOTS]
+    for e in range(seat * SLOTS, seat * SLOTS + SLOTS):       # our explorers next to it
+        if pub[EX_LOC + e] == L_LAND and HEX_DIST[h, pub[EX_AT + e]] == 1:
+            s += mine[P_VALUE + e % SLOTS]
     return s
 
 
@@ -390,6 +387,83 @@ def _best(pub, mine, seat, kind, opts, lo, hi, rng, mem):
 
 
 @hot
+def _best_move(pub, mine, seat, opts, lo, hi, rng, mem):
+    """``_best`` for movement points (most of greedy's work): rows come grouped by piece, so
+    what the piece is worth and its potential where it stands are kept in locals while its
+    rows are scored. Scores and tie draws are those of ``_score_move`` in ``_best``."""
+    best = -1e18
+    pick = lo
+    ties = 0
+    key = -1
+    worth = 0.0
+    here = 0.0
+    for k in range(lo, hi):
+        what = opts[k, 0]
+        i = opts[k, 1]
+        dest = opts[k, 2]
+        if what == MV_STOP:
+            s = 0.0
+        elif what == MV_BOAT and pub[BOAT_N + i] == 0:
+            if mem[M_N_OWN] == 0:
+                s = -0.5
+            else:
+                if key != 200 + i:
+                    key = 200 + i
+                    here = _near_own_land(mem, pub[BOAT_HEX + i])
+                s = 2.0 * (here - _near_own_land(mem, dest)) - 0.5
+        elif what == MV_BOAT:
+            if key != 200 + i:
+                key = 200 + i
+                worth = 0.0
+                for j in range(pub[BOAT_N + i]):
+                    worth += _value(pub, mine, seat, pub[BOAT_P + 3 * i + j], mem)
+                here = _pot(pub, mem, L_BOAT, pub[BOAT_HEX + i])
+            s = worth * (_pot(pub, mem, L_BOAT, dest) - here)
+        else:                                        # our own explorer (R17)
+            if key != 100 + i:
+                key = 100 + i
+                loc = pub[EX_LOC + i]
+                at = pub[EX_AT + i]
+                worth = float(mine[P_VALUE + i % SLOTS])
+                here = _pot(pub, mem, loc, pub[BOAT_HEX + at] if loc == L_BOAT else at)
+            if dest >= N_HEX:
+                new = SAFE_POT
+            elif opts[k, 3] >= 0:
+                new = _pot(pub, mem, L_BOAT, dest)
+            elif pub[HEX_TERRAIN + dest] >= 0:
+                new = _pot(pub, mem, L_LAND, dest)
+            else:
+                new = _pot(pub, mem, L_SEA, dest)
+            s = worth * (new - here)
+        if s > best + 1e-9:
+            best = s
+            pick = k
+            ties = 1
+        elif s > best - 1e-9:
+            ties += 1
+            if randint(rng, 0, ties) == 0:
+                pick = k
+    return pick
+
+
+@hot
+def _whole_moves(pub, seat, opts, n):
+    """Every movement point, listed after the ``n`` piece rows (stop first): the rows and
+    order of ``rules.move_rows``, built from the pieces the engine found movable."""
+    m = n + 1
+    opts[n, 0] = MV_STOP
+    opts[n, 1] = -1
+    opts[n, 2] = -1
+    opts[n, 3] = -1
+    for j in range(1, n):
+        if opts[j, 0] == MV_BOAT:
+            m = boat_moves(pub, seat, opts[j, 1], opts, m)
+        else:
+            m = explorer_moves(pub, opts[j, 1], opts, m)
+    return m
+
+
+@hot
 def _plan(pub, opts, n, kb, dest_kind, mem):
     """Remember the whole move of row ``kb`` and return the piece row (among the first ``n``)
     it belongs to: the destination decision that follows takes the remembered row."""
@@ -440,8 +514,8 @@ def choose(pub, mine, seat, kind, opts, n, rng, mem, work):
             or kind == D_TILE_DEST:
         _list_exposed(pub, seat, mem)
     if kind == D_MOVE_PIECE:
-        m = move_rows(pub, seat, opts, n)
-        k = _best(pub, mine, seat, D_MOVE, opts, n, m, rng, mem)
+        m = _whole_moves(pub, seat, opts, n)
+        k = _best_move(pub, mine, seat, opts, n, m, rng, mem)
         return _plan(pub, opts, n, k, D_MOVE, mem)
     if kind == D_CREATURE_PIECE:
         m = n
@@ -452,7 +526,7 @@ def choose(pub, mine, seat, kind, opts, n, rng, mem, work):
         k = _best(pub, mine, seat, D_CREATURE, opts, n, m, rng, mem)
         return _plan(pub, opts, n, k, D_CREATURE, mem)
     if kind == D_PLAY_TILE:
-        m = tile_rows(pub, work, seat, opts, n)
+        m = tile_rows(pub, work, seat, mine, opts, n)
         k = _best(pub, mine, seat, D_PLAY_TILE, opts, n, m, rng, mem)
         return _plan(pub, opts, n, k, D_TILE_DEST, mem)
     return _best(pub, mine, seat, kind, opts, 0, n, rng, mem)

@@ -340,7 +340,7 @@ class Table:
         elif kind == ST.D_SINK:
             n, w = R.options_sink(S, o), 1
         elif kind == ST.D_PLAY_TILE:
-            n, w = R.options_play_tile(S, self.W, i32(seat), o), 4
+            n, w = R.options_play_tile(S, self.W, i32(seat), S[ST.PRIV + seat * ST.PRIV_W:], o), 4
         elif kind == ST.D_CREATURE:
             k = _kind(creature)
             n, w = R.options_creature(S, self.W, k, k + 1, bool(S[ST.MUST_MOVE]), o, 0), 3

@@ -226,6 +226,7 @@ BAD_OTHER = {
     "referee not json": (["referee", "{tmp}/garbage.json"], "not a JSON replay log"),
     "bench bad players": (["bench", "--players", "2,7"], "2, 3, 4"),
     "bench zero games": (["bench", "--games", 0], "x>=1"),
+    "bench zero repeats": (["bench", "--repeat", 0], "1<=x<=100"),
     "summary unknown extension": (["summary", "{tmp}/garbage.json"], ".parquet, .csv"),
 }
 
@@ -324,13 +325,16 @@ def test_console_script_is_installed():
 
 
 def test_bench_small():
-    r = invoke("bench", "--games", 30, "--players", "2")
+    r = invoke("bench", "--games", 30, "--players", "2", "--repeat", 2)
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
     assert lines[0].startswith("machine: ") and "logical CPUs" in lines[0]
+    assert any("best of 2 runs" in line for line in lines)
     rows = [line.split() for line in lines if line.strip().startswith("2 ")]
     assert [row[1] for row in rows] == ["random", "greedy"]
-    assert all(float(row[2].replace(",", "")) > 0 for row in rows)
+    for row in rows:                               # best [slowest]: best >= slowest > 0
+        best, slowest = float(row[2].replace(",", "")), float(row[3].strip("[]").replace(",", ""))
+        assert best >= slowest > 0
 
 
 def test_rule_flags_reach_the_engine_and_the_table(tmp_path):

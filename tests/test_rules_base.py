@@ -1251,6 +1251,28 @@ def test_r11_decisions_do_not_depend_on_secrets():
     assert np.array_equal(a.pub(), b.pub())
 
 
+def test_r11_strategies_read_nothing_past_their_views():
+    """R11: compiled code does not check array bounds, so a strategy that indexed past ``pub``
+    would silently read secrets. Played as plain Python (NUMBA_DISABLE_JIT), the views are
+    bounded numpy slices and any such read raises: a few whole games of every shipped
+    strategy at 2, 3 and 4 players must run clean."""
+    import os
+    import subprocess
+    import sys
+    code = (
+        "from simulator.settings import Settings\n"
+        "from simulator.simulate import run_records\n"
+        "for p, strat in ((2, 'greedy,random,greedy,random'), (3, 'random,greedy,greedy'),\n"
+        "                 (4, 'greedy,random,random,greedy')):\n"
+        "    rows = run_records(Settings(players=p, strategies=tuple(strat.split(','))), 3, 0, 2)\n"
+        "    assert (rows[:, 2] > 0).all()\n"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
 def test_r12_die_move_is_a_simple_path_never_back_to_its_start():
     """R12 / R21: no hex is entered twice, the start included: with creatures_must_move a shark
     cannot 'move' out and back to its own hex."""
