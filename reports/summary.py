@@ -9,11 +9,13 @@ are the closed form, checked in the tests against ``statsmodels``' ``proportion_
 method="wilson")``: importing statsmodels takes about 1.8 s here, which alone would break the
 CLI's warm start budget (2 s), so it is a test dependency only.
 
-Players and seats (B4.5): with 3 or 4 players every player has one seat; with 2 players the four
+Players and seats (B4.5): with 3 to 6 players every player has one seat; with 2 players the four
 seats sit A,B,A,B and a player's result is the sum of their two seats (``player_s`` says who owns
-seat ``s``). Winners follow B7.3's default: every player with the top score wins (a shared win),
-so a game with a tie counts as a win for each tied player and the win counts of a run can add up
-to more than its number of games.
+seat ``s``). Winners follow the table's tie-break rule (its ``tiebreak`` column, or the rules'
+default: B7.3's shared win for 2-4 players, X1.6's chain for 5-6), which any function here can
+override: under ``shared`` every player with the top score wins, so a game with a tie counts as a
+win for each tied player and the win counts of a run can add up to more than its number of
+games; under ``chain`` only the ties the chain cannot break are shared.
 """
 from __future__ import annotations
 
@@ -21,6 +23,8 @@ from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
+
+from simulator.scoring import STEPS, TIEBREAKS, decide
 
 ALPHA = 0.05
 Z = NormalDist().inv_cdf(1 - ALPHA / 2)          # 1.959963984540054
@@ -116,14 +120,14 @@ def _strategy_label(df: pd.DataFrame, seats: list[int]) -> str:
 # ---------------------------------------------------------------------------- per game
 def player_scores(df: pd.DataFrame) -> pd.DataFrame:
     """Per game (same index as ``df``) and per player ``p``: ``score_p``, ``rescued_p``,
-    ``rescued_value_p`` and ``explorers_p`` (explorers in play = rescued + lost, stranded
-    included). With 2 players each is the sum of the player's two seats."""
+    ``rescued_value_p``, ``turns_p`` and ``explorers_p`` (explorers in play = rescued + lost,
+    stranded included). With 2 players each is the sum of the player's two seats."""
     owners = seats_of_players(df)
     cols: dict[str, object] = {}
     for key in ("game", "seed"):
         if key in df.columns:
             cols[key] = df[key].to_numpy()
-    for name in ("score", "rescued", "rescued_value"):
+    for name in ("score", "rescued", "rescued_value", "turns"):
         for p, seats in owners.items():
             cols[f"{name}_{p}"] = sum(_seat_ints(df, name, s) for s in seats)
     for p, seats in owners.items():
@@ -132,33 +136,72 @@ def player_scores(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(cols, index=df.index)
 
 
+def _key_matrix(ps: pd.DataFrame, name: str, players: int) -> np.ndarray:
+    return np.column_stack([ps[f"{name}_{p}"].to_numpy() for p in range(players)]) \
+        if len(ps) else np.zeros((0, players), np.int64)
+
+
 def _score_matrix(df: pd.DataFrame) -> np.ndarray:
-    ps = player_scores(df)
-    return np.column_stack([ps[f"score_{p}"].to_numpy() for p in range(n_players(df))])
+    return _key_matrix(player_scores(df), "score", n_players(df))
 
 
-def winners(df: pd.DataFrame) -> pd.DataFrame:
-    """Boolean, one row per game (``df``'s index) and one column per player: True for every
-    player with the game's top score (B7.3 default: a tie is a shared win)."""
-    scores = _score_matrix(df)
-    top = scores.max(axis=1, keepdims=True) if len(scores) else scores
-    return pd.DataFrame(scores == top, index=df.index, columns=range(scores.shape[1]))
+def tiebreak_rule(df: pd.DataFrame, tiebreak: str | None = None) -> str:
+    """The tie-break to apply: ``tiebreak`` if given, else the table's ``tiebreak`` column,
+    else the rules' default for its player count (chain for 5-6, shared for 2-4)."""
+    if tiebreak is not None:
+        if tiebreak not in TIEBREAKS:
+            raise ValueError(f"tiebreak must be one of {', '.join(TIEBREAKS)}, got {tiebreak!r}")
+        return tiebreak
+    if "tiebreak" in df.columns and len(df):
+        values = pd.unique(df["tiebreak"].astype(str))
+        if len(values) != 1:
+            raise ValueError(f"the table mixes tie-break rules {sorted(values)}; pass one")
+        return tiebreak_rule(df, str(values[0]))
+    return "chain" if n_players(df) >= 5 else "shared"
+
+
+def _decide(df: pd.DataFrame, tiebreak: str | None) -> tuple[np.ndarray, np.ndarray]:
+    ps, players = player_scores(df), n_players(df)
+    keys = [_key_matrix(ps, name, players) for name in ("score", "rescued", "rescued_value",
+                                                         "turns")]
+    return decide(*keys, rule=tiebreak_rule(df, tiebreak))
+
+
+def winners(df: pd.DataFrame, tiebreak: str | None = None) -> pd.DataFrame:
+    """Boolean, one row per game (``df``'s index) and one column per player: True for each
+    winner under the tie-break rule (``tiebreak_rule``); a tie left standing is shared."""
+    win, _ = _decide(df, tiebreak)
+    return pd.DataFrame(win, index=df.index, columns=range(win.shape[1]))
+
+
+def decided_by(df: pd.DataFrame, tiebreak: str | None = None) -> pd.Series:
+    """Per game, the step that decided it: ``score`` (a single top scorer), a step of the
+    X1.6 chain (``rescued``, ``value``, ``turns``) or ``shared`` (the tie stood)."""
+    _, step = _decide(df, tiebreak)
+    return pd.Series(pd.Categorical.from_codes(step, categories=list(STEPS)), index=df.index,
+                     name="decided_by")
 
 
 def shared_top(df: pd.DataFrame) -> pd.Series:
-    """True for the games whose top score is held by two or more players."""
-    return winners(df).sum(axis=1) > 1
+    """True for the games whose top score is held by two or more players (before any
+    tie-break)."""
+    return winners(df, "shared").sum(axis=1) > 1
 
 
 # ---------------------------------------------------------------------------- summaries
-def run_summary(df: pd.DataFrame) -> dict:
-    """Run-level numbers: games, ties, scoreless games, end reasons, turn-capped games."""
+def run_summary(df: pd.DataFrame, tiebreak: str | None = None) -> dict:
+    """Run-level numbers: games, top-score ties, how often each tie-break step decided,
+    scoreless games, end reasons, turn-capped games."""
     games = len(df)
-    out: dict[str, object] = {"games": games, "players": n_players(df), "seats": n_seats(df)}
+    rule = tiebreak_rule(df, tiebreak)
+    out: dict[str, object] = {"games": games, "players": n_players(df), "seats": n_seats(df),
+                              "tiebreak": rule}
     tie = shared_top(df)
     ties = int(tie.sum())
     out.update(ties=ties, tie_rate=ties / games if games else np.nan)
     out["tie_lo"], out["tie_hi"] = wilson(ties, games)
+    steps = decided_by(df, rule).value_counts(sort=False).reindex(list(STEPS), fill_value=0)
+    out["decided"] = {str(k): (int(v), *wilson(int(v), games)) for k, v in steps.items()}
     scores = _score_matrix(df)
     scoreless = int((scores.max(axis=1) == 0).sum()) if games else 0
     out.update(scoreless=scoreless, scoreless_rate=scoreless / games if games else np.nan)
@@ -178,9 +221,10 @@ def run_summary(df: pd.DataFrame) -> dict:
     return out
 
 
-def summary_table(df: pd.DataFrame) -> pd.DataFrame:
+def summary_table(df: pd.DataFrame, tiebreak: str | None = None) -> pd.DataFrame:
     """One row per seat (per player with 2 players, labelled with its seats): strategy, games,
-    wins (a shared win counts for every tied player), ``shared_wins``, win rate with Wilson
+    wins under the tie-break rule (``tiebreak_rule``; a shared win counts for every player who
+    shares it), ``shared_wins``, win rate with Wilson
     95% interval, mean score with a normal 95% interval, rescued / explorers in play with a
     normal 95% interval. ``.attrs["run"]`` holds ``run_summary(df)``.
 
@@ -192,8 +236,8 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
     players = n_players(df)
     games = len(df)
     ps = player_scores(df)
-    win = winners(df)
-    tie = shared_top(df).to_numpy()
+    win = winners(df, tiebreak)
+    tie = win.sum(axis=1).to_numpy() > 1
     rows = []
     for p, seats in owners.items():
         w = win[p].to_numpy()
@@ -217,7 +261,7 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
             "rescue_lo": rlo, "rescue_hi": rhi,
         })
     table = pd.DataFrame(rows)
-    table.attrs["run"] = run_summary(df)
+    table.attrs["run"] = run_summary(df, tiebreak)
     return table
 
 
@@ -272,8 +316,16 @@ def format_summary(table: pd.DataFrame, run: dict | None = None) -> str:
     if run is not None:
         n = run["games"]
         lines.append("")
-        lines.append(f"ties (shared top score, a win for each tied player): {run['ties']} of "
-                     f"n={n} games = {_rate(run['tie_rate'], run['tie_lo'], run['tie_hi'])}")
+        lines.append(f"top-score ties: {run['ties']} of n={n} games = "
+                     f"{_rate(run['tie_rate'], run['tie_lo'], run['tie_hi'])}")
+        if run["tiebreak"] == "chain":
+            steps = ", ".join(f"{k} {_rate(c / n if n else np.nan, lo, hi)}"
+                              for k, (c, lo, hi) in run["decided"].items()
+                              if c or k != "value")      # (b) only acts with Challenge 3
+            lines.append(f"tie-break: chain (X1.6); games decided by {steps}; "
+                         f"a shared game is a win for each player left tied")
+        else:
+            lines.append("tie-break: shared (B7.3); a tie is a win for each tied player")
         lines.append(f"scoreless games (nobody rescued anyone): {run['scoreless']} of n={n} = "
                      f"{_rate(run['scoreless_rate'], run['scoreless_lo'], run['scoreless_hi'])}")
         reasons = ", ".join(f"{k} {v}" for k, v in run["end_reasons"].items() if v or k in

@@ -156,7 +156,7 @@ def _threads_used(threads: int | None) -> int:
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="survive-sim", prog_name="survive-sim")
 def main():
-    """Balance simulator for Survive: Escape from Atlantis! (base game, 2-4 players).
+    """Balance simulator for Survive: Escape from Atlantis! (2-6 players).
 
     Game i of a run is a pure function of (seed, i, settings): any game of a results table can be
     replayed move by move with `survive-sim replay`.
@@ -164,16 +164,28 @@ def main():
 
 
 players_option = click.option(
-    "--players", type=click.IntRange(2, 4), default=4, show_default=True,
-    help="Number of players (2-4). 2 players sit as 4 seats A,B,A,B.")
+    "--players", type=click.IntRange(2, 6), default=4, show_default=True,
+    help="Number of players (2-6). 2 players sit as 4 seats A,B,A,B.")
 strategies_option = click.option(
     "--strategies", default="random", show_default=True, metavar="NAMES",
     help=f"One strategy for every seat, or a comma-separated name per seat "
          f"(4 seats for 2 players). Accepted: {STRATEGY_HELP}.")
 
 
+tiebreak_option = click.option(
+    "--tiebreak", type=click.Choice(["shared", "chain"]), default=None,
+    help="How ties are counted (B7.3, X1.6): shared win, or the 5-6 player chain. "
+         "[default: chain for 5-6 players, shared for 2-4]")
+
+
 def rule_options(f):
-    """The variant flags of RULES.md (R1, R2/R21, R10), shared by simulate and replay."""
+    """The variant flags of RULES.md (X1.5, B7.3/X1.6, R1, R2/R21, R10), shared by simulate
+    and replay."""
+    f = tiebreak_option(f)
+    f = click.option("--boats", default="rules", show_default=True, metavar="LIST",
+                     help="Boats per seat (X1.5): `rules` (2 each for 2-4 players, 1,1,2,2,2 "
+                          "for 5, 1,1,1,1,2,2 for 6) or one number 0-3 per seat, at most 12 "
+                          "in all, e.g. 2,2,2,2,2.")(f)
     f = click.option("--max-turns", type=click.IntRange(min=1), default=400, show_default=True,
                      help="R10: turn cap (seat-turns); capped games end as `turn_cap`.")(f)
     f = click.option("--creatures-must-move", is_flag=True,
@@ -183,9 +195,20 @@ def rule_options(f):
     return f
 
 
-def _rules(lagoon_is_sea, creatures_must_move, max_turns) -> dict:
+def _boats(value: str) -> tuple[int, ...]:
+    """``rules`` -> () (the rules' allocation); else one integer per seat."""
+    if value.strip() == "rules":
+        return ()
+    try:
+        return tuple(int(part) for part in value.split(","))
+    except ValueError:
+        _bad(f"boats must be `rules` or comma-separated numbers 0-3 (one per seat, at most 12 "
+             f"in all), got {value!r}", "--boats")
+
+
+def _rules(lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak) -> dict:
     return {"lagoon_is_sea": lagoon_is_sea, "creatures_must_move": creatures_must_move,
-            "max_turns": max_turns}
+            "max_turns": max_turns, "boats": _boats(boats), "tiebreak": tiebreak or ""}
 
 
 seed_option = click.option(
@@ -210,10 +233,10 @@ seed_option = click.option(
 @click.option("--no-progress", is_flag=True, help="No progress bar or notes on stderr.")
 @rule_options
 def simulate(players, games, seed, strategies, out, first, threads, chunk, no_progress,
-             lagoon_is_sea, creatures_must_move, max_turns):
+             lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak):
     """Play GAMES games and print the summary; optionally save the per-game table."""
     settings = _settings(players, strategies,
-                         _rules(lagoon_is_sea, creatures_must_move, max_turns))
+                         _rules(lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak))
     if out is not None:
         _out_format(out)
         _check_writable(out, "--out")
@@ -244,7 +267,8 @@ def simulate(players, games, seed, strategies, out, first, threads, chunk, no_pr
             raise click.ClickException(f"could not write {out}: {e.strerror or e}")
 
     click.echo(f"{players} players ({settings.seats} seats), strategies "
-               f"{','.join(settings.strategies)}, seed {seed}, games {first}..{first + games - 1}")
+               f"{','.join(settings.strategies)}, boats {','.join(map(str, settings.boats))}, "
+               f"seed {seed}, games {first}..{first + games - 1}")
     click.echo(format_summary(summary_table(df)))
     click.echo(f"speed: {games} games in {elapsed:.2f} s = {games / max(elapsed, 1e-9):,.0f} "
                f"games/s on {_threads_used(threads)} thread(s)")
@@ -264,14 +288,14 @@ def simulate(players, games, seed, strategies, out, first, threads, chunk, no_pr
               help="Re-check the log with the independent referee (exit 1 on a discrepancy).")
 @rule_options
 def replay(seed, game, players, strategies, json_path, check, lagoon_is_sea,
-           creatures_must_move, max_turns):
+           creatures_must_move, max_turns, boats, tiebreak):
     """Replay one game and print it turn by turn.
 
     Use the same --players, --strategies and rule flags as the run that produced the game."""
     import json
 
     settings = _settings(players, strategies,
-                         _rules(lagoon_is_sea, creatures_must_move, max_turns))
+                         _rules(lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak))
     if json_path is not None:
         _check_writable(json_path, "--json")
 
@@ -326,13 +350,15 @@ def referee(file):
 
 @main.command(short_help="Print the summary of a saved results table.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, readable=True))
-def summary(file):
-    """Print the summary of a saved per-game table (.parquet or .csv)."""
+@tiebreak_option
+def summary(file, tiebreak):
+    """Print the summary of a saved per-game table (.parquet or .csv), counting wins under
+    --tiebreak (default: the table's own rule)."""
     from reports.summary import format_summary, summary_table
     _out_format(file, None)
     try:
         df = read_table(file)
-        table = summary_table(df)
+        table = summary_table(df, tiebreak)
     except (ValueError, KeyError, OSError) as e:
         _bad(f"{file} is not a survive-sim results table ({_one_line(e)})")
     click.echo(format_summary(table))
@@ -373,8 +399,8 @@ def _parse_players(value: str) -> list[int]:
     out = []
     for part in value.split(","):
         part = part.strip()
-        if part not in ("2", "3", "4"):
-            _bad(f"player counts must be a comma-separated list of 2, 3, 4; got {part!r}",
+        if part not in ("2", "3", "4", "5", "6"):
+            _bad(f"player counts must be a comma-separated list of 2, 3, 4, 5, 6; got {part!r}",
                  "--players")
         out.append(int(part))
     return out
@@ -387,8 +413,8 @@ def _parse_players(value: str) -> list[int]:
               show_default=True, help="Target time per run when --games is not given.")
 @click.option("--repeat", type=click.IntRange(min=1, max=100), default=3, show_default=True,
               help="Runs per cell; the best is reported (other load only ever slows a run).")
-@click.option("--players", "players_list", default="2,3,4", show_default=True,
-              metavar="LIST", help="Player counts to measure (comma-separated, each 2-4).")
+@click.option("--players", "players_list", default="2,3,4,5,6", show_default=True,
+              metavar="LIST", help="Player counts to measure (comma-separated, each 2-6).")
 @seed_option
 def bench(games, seconds, repeat, players_list, seed):
     """Games per second per player count, for `random` and `greedy` in every seat, with one

@@ -35,6 +35,7 @@ from .rules import (
     options_pick_explorer,
     options_place_boat,
     options_place_explorer,
+    options_place_stacked,
     options_tile_pieces,
     options_tile_reach,
     options_sink,
@@ -134,6 +135,7 @@ from .state import (
     RNG_SETUP,
     SERPENT,
     SHARK,
+    SLOT_REMOVED,
     SLOT_VALUES,
     SLOTS,
     STATE_SIZE,
@@ -159,7 +161,7 @@ EV_NAMES = ("layout", "place_explorer", "place_boat", "turn_start", "play_tile",
 EV_W = 10                         # type, seat, turn, then up to 7 fields
 # ctx cells (int64): events written, error code, logging on
 C_NEV, C_ERR, C_LOG = 0, 1, 2
-ERR_BAD_CHOICE, ERR_LOG_FULL = 1, 2
+ERR_BAD_CHOICE, ERR_LOG_FULL, ERR_NO_OPTION = 1, 2, 3
 
 # ---- per-game record ------------------------------------------------------------------------
 REC_GAME = ("players", "seats", "end_reason", "end_seat", "turns", "tiles_removed")
@@ -232,7 +234,7 @@ def new_game(S, st, rng):
         S[EX_PROT + e] = -1
         seat = e // SLOTS
         S[EX_SEAT + e] = seat
-        if seat < nseats:
+        if seat < nseats and SLOT_REMOVED[st[ST_PLAYERS], e % SLOTS] == 0:   # X1.1, X1.2
             slot = e % SLOTS
             S[EX_LOC + e] = L_UNPLACED
             S[EX_VALUE + e] = SLOT_VALUES[slot]
@@ -279,21 +281,37 @@ def new_game(S, st, rng):
 
 
 @hot
+def unplaced(S, seat):
+    """Explorers ``seat`` has still to place."""
+    n = 0
+    for e in range(seat * SLOTS, seat * SLOTS + SLOTS):
+        n += np.int64(S[EX_LOC + e] == L_UNPLACED)
+    return n
+
+
+@hot
 def place_pieces(S, st, rng, ctx, mem, W, opts, ev, snaps):
     """B4.3 then B4.4: explorers one at a time in seat order, then boats one at a time in seat
-    order, skipping seats whose allocation is placed (X1.4)."""
+    order, skipping seats whose allocation is placed (X1.4). With 6 players the last explorer
+    of the fifth and sixth seats joins a lone explorer of another colour (X1.3)."""
     nseats = S[N_SEATS]
     remaining = 0
     for e in range(MAX_EX):
         if S[EX_LOC + e] == L_UNPLACED:
             remaining += 1
-    while remaining > 0:
+    while remaining > 0 and ctx[C_ERR] == 0:
         for seat in range(nseats):
             n = options_pick_explorer(S, seat, opts)
             if n == 0:
                 continue
             slot = opts[ask(S, st, rng, ctx, mem, W, seat, D_PICK_EXPLORER, opts, n), 0]
-            n = options_place_explorer(S, seat, slot, opts, 1)
+            if S[N_PLAYERS] == 6 and seat >= 4 and unplaced(S, seat) == 1:
+                n = options_place_stacked(S, seat, slot, opts)
+            else:
+                n = options_place_explorer(S, seat, slot, opts, 1)
+            if n == 0:                         # cannot happen with the rules' counts
+                ctx[C_ERR] = ERR_NO_OPTION
+                return
             k = ask(S, st, rng, ctx, mem, W, seat, D_PLACE_EXPLORER, opts, n)
             e = seat * SLOTS + slot
             place_explorer(S, e, L_LAND, opts[k, 1])

@@ -23,7 +23,8 @@ Conventions of the returned :class:`Discrepancy`:
   column is wrong (or -1).
 * ``rule`` is a RULES.md id (``B6.5``, ``R15``, ...), or ``format`` when the log itself is
   malformed (missing fields, unknown event type, wrong event index), or ``X`` when the log uses a
-  setting the referee does not implement yet (only the base game B1-B8 and R1-R21 are covered).
+  setting the referee does not implement yet (covered: the base game B1-B8, R1-R21, and the
+  5-6 player rules, boat allocations and tie-breaks of X1).
 
 Extending to the X rules: settings are parsed into :class:`Variant`; each rule area is one method
 of :class:`Position` (``_resolve_hex``, ``_sink_eligible``, ``_green_*``, ``_creature_*``,
@@ -44,6 +45,10 @@ __all__ = ["Discrepancy", "Position", "Variant", "check", "check_file", "BOARD"]
 # ---------------------------------------------------------------------------------------------
 
 SLOT_VALUES = (1, 1, 1, 2, 2, 3, 3, 4, 5, 6)           # B1.2
+# X1.1 / X1.2: each colour removes one 1 and one 3 (5 players), one 1, one 2 and one 3 (6)
+REMOVED_VALUES = {5: (1, 3), 6: (1, 2, 3)}
+RULES_BOATS = {5: (1, 1, 2, 2, 2), 6: (1, 1, 1, 1, 2, 2)}   # X1.1, X1.2 (else 2 per seat)
+TIEBREAKS = ("shared", "chain")                         # B7.3, X1.6
 TERRAINS = ("beach", "forest", "mountain")              # B1.1, B5.5 order
 BACKS = ("whale", "shark", "boat", "whirlpool", "volcano", "dolphin", "wind",
          "move_serpent", "move_shark", "move_whale", "defend_shark", "defend_whale")
@@ -183,14 +188,14 @@ def _int(x) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 _KNOWN_SETTINGS = {"players", "seats", "player_of_seat", "boats_per_seat", "lagoon_is_sea",
-                   "creatures_must_move", "max_turns"}
-# settings that do not change what is legal in a game (B7.3 tie-break is applied afterwards)
-_IGNORED_SETTINGS = {"strategies", "tie_break", "tiebreak"}
+                   "creatures_must_move", "max_turns", "tiebreak"}
+# settings that do not change what is legal in a game
+_IGNORED_SETTINGS = {"strategies"}
 
 
 @dataclass(frozen=True)
 class Variant:
-    """The rules in force, parsed from the log's ``settings`` (B4.5, X1.5, R1, R2/R21, R10)."""
+    """The rules in force, parsed from the log's ``settings`` (B4.5, X1, R1, R2/R21, R10)."""
     players: int
     seats: int
     player_of_seat: tuple[int, ...]
@@ -198,7 +203,16 @@ class Variant:
     lagoon_is_sea: bool = True          # R1
     creatures_must_move: bool = False   # R2 / R21
     max_turns: int = 400                # R10
+    tiebreak: str = "shared"            # B7.3 / X1.6
     kinds_in_play: tuple[str, ...] = BASE_KINDS
+
+    def slot_values(self) -> list[int]:
+        """B1.2, X1.1, X1.2: the values of one colour's explorers in play, by slot order (the
+        removed ones are the first of their value)."""
+        values = list(SLOT_VALUES)
+        for v in REMOVED_VALUES.get(self.players, ()):
+            values[values.index(v)] = None
+        return values
 
     @classmethod
     def from_settings(cls, s) -> "Variant":
@@ -210,17 +224,15 @@ class Variant:
                 raise Fail("X", f"setting {key}={value!r} is not implemented by the referee "
                                 f"(base game only)")
         players = s.get("players")
-        if players in (5, 6):
-            raise Fail("X", f"{players} players (X1) are not implemented by the referee yet")
-        if players not in (2, 3, 4):
-            raise Fail("B4.5", f"players must be 2, 3 or 4, found {players!r}")
+        if players not in (2, 3, 4, 5, 6):
+            raise Fail("B4.5", f"players must be 2 to 6, found {players!r}")
         seats = 4 if players == 2 else players
         if s.get("seats", seats) != seats:
             raise Fail("B4.5", f"{players} players sit as {seats} seats, found seats={s.get('seats')}")
         pos = tuple(k % players for k in range(seats))
         if tuple(s.get("player_of_seat", pos)) != pos:
             raise Fail("B4.5", f"player_of_seat expected {list(pos)}, found {s.get('player_of_seat')}")
-        boats = tuple(s.get("boats_per_seat") or (2,) * seats)
+        boats = tuple(s.get("boats_per_seat") or RULES_BOATS.get(players, (2,) * seats))
         if len(boats) != seats or any(not _int(b) or not 0 <= b <= 3 for b in boats) \
                 or sum(boats) > N_BOATS:
             raise Fail("X1.5", f"boats_per_seat must be {seats} numbers 0-3 totalling at most "
@@ -228,10 +240,13 @@ class Variant:
         max_turns = s.get("max_turns", 400)
         if not _int(max_turns) or max_turns < 1:
             raise Fail("R10", f"max_turns must be a positive integer, found {max_turns!r}")
+        tiebreak = s.get("tiebreak") or ("chain" if players >= 5 else "shared")
+        if tiebreak not in TIEBREAKS:
+            raise Fail("B7.3", f"tiebreak must be one of {', '.join(TIEBREAKS)}, found {tiebreak!r}")
         return cls(players=players, seats=seats, player_of_seat=pos, boats_per_seat=boats,
                    lagoon_is_sea=bool(s.get("lagoon_is_sea", True)),
                    creatures_must_move=bool(s.get("creatures_must_move", False)),
-                   max_turns=max_turns)
+                   max_turns=max_turns, tiebreak=tiebreak)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -321,23 +336,30 @@ class Position:
                                      f"found {counts.get((back, terrain), 0)}")
 
     def _read_explorers(self, explorers):
-        """B1.2: 10 explorers per colour, id = seat*10 + slot, values 1,1,1,2,2,3,3,4,5,6."""
+        """B1.2: 10 explorers per colour, id = seat*10 + slot, values 1,1,1,2,2,3,3,4,5,6; with 5
+        and 6 players the removed ones are not in play (X1.1, X1.2)."""
         if not isinstance(explorers, list):
             raise Fail("format", "explorers missing or not a list")
+        values = self.v.slot_values()
+        rule = "X1.1" if self.v.players == 5 else "X1.2" if self.v.players == 6 else "B1.2"
         for x in explorers:
             e, s, k, val = x.get("id"), x.get("seat"), x.get("slot"), x.get("value")
             if not (_int(s) and 0 <= s < self.v.seats and _int(k) and 0 <= k < 10):
                 raise Fail("B1.2", f"explorer {e}: bad seat/slot {s}/{k}")
             if e != s * 10 + k or e in self.ex_seat:
                 raise Fail("format", f"explorer id {e} should be seat*10+slot = {s * 10 + k} and unique")
+            if values[k] is None:
+                raise Fail(rule, f"explorer {e}: slot {k} (value {SLOT_VALUES[k]}) is removed with "
+                                 f"{self.v.players} players")
             if val != SLOT_VALUES[k]:
                 raise Fail("B1.2", f"explorer {e}: slot {k} has value {SLOT_VALUES[k]}, found {val}")
             self.ex_seat[e] = s
             self.ex_value[e] = val
+        want = sum(v is not None for v in values)
         for s in range(self.v.seats):
             have = sum(1 for e in self.ex_seat if self.ex_seat[e] == s)
-            if have != 10:
-                raise Fail("B1.2", f"seat {s} should have 10 explorers, found {have}")
+            if have != want:
+                raise Fail(rule, f"seat {s} should have {want} explorers, found {have}")
 
     # -------------------------------------------------------------------- small queries
     def name(self, loc) -> str:
@@ -562,9 +584,17 @@ class Position:
             raise Fail("B4.3", f"explorer {e} was already placed")
         if h not in self.land:
             raise Fail("B4.3", f"explorer {e} placed on {self.name(h)}, which is not a land tile")
-        if self.explorers_on_land(h):
+        here = self.explorers_on_land(h)
+        if self.v.players == 6 and seat >= 4 and left[seat] == 1:
+            # X1.3: the last explorer of the fifth and sixth seats joins a lone explorer of
+            # another colour
+            if len(here) != 1 or self.ex_seat[here[0]] == seat:
+                raise Fail("X1.3", f"seat {seat}'s last explorer {e} must go on a tile holding "
+                                   f"exactly one explorer of another colour; {self.name(h)} "
+                                   f"holds {here or 'none'}")
+        elif here:
             raise Fail("B4.3", f"explorer {e} placed on {self.name(h)}, which already holds "
-                               f"explorer {self.explorers_on_land(h)[0]} (one per tile)")
+                               f"explorer {here[0]} (one per tile)")
         self.set_ex(e, "land", h, "B4.3")
         self.last_placer = seat
         if sum(left) == 1:
@@ -1281,7 +1311,33 @@ class Position:
             for cause in CAUSES:
                 rec[f"lost_{cause}_{s}"] = sum(1 for r in lost if self.fates.get(str(r[0])) == cause)
             rec[f"lost_stranded_{s}"] = len(stranded)
+        rec["tiebreak"] = self.v.tiebreak
+        rec["decided_by"] = self.decided_by(rec)
         return rec
+
+    def decided_by(self, rec: dict) -> str:
+        """B7.3 / X1.6: the step that decides the winner. Players' keys are the sums over their
+        seats (B4.5). ``score`` when one player has the top score; under the chain (a) most
+        explorers rescued, (b) highest value rescued (only with Challenge 3, not in these
+        settings), (c) fewest turns taken; ``shared`` when a tie stands."""
+        players = range(self.v.players)
+
+        def total(name, p):
+            return sum(rec[f"{name}_{s}"] for s in range(self.v.seats)
+                       if self.v.player_of_seat[s] == p)
+
+        top = max(total("score", p) for p in players)
+        alive = [p for p in players if total("score", p) == top]
+        if len(alive) == 1:
+            return "score"
+        if self.v.tiebreak == "shared":
+            return "shared"
+        for step, name, sign in (("rescued", "rescued", 1), ("turns", "turns", -1)):
+            best = max(sign * total(name, p) for p in alive)
+            alive = [p for p in alive if sign * total(name, p) == best]
+            if len(alive) == 1:
+                return step
+        return "shared"
 
 
 # column -> rule id, for record discrepancies
@@ -1294,6 +1350,8 @@ def _record_rule(col: str) -> str:
         return "B5.6"
     if col in ("players", "seats"):
         return "B4.5"
+    if col in ("tiebreak", "decided_by"):
+        return "X1.6"
     if col.startswith("lost_whirlpool"):
         return "B3.4"
     if col.startswith(("lost_serpent", "lost_shark", "lost_whale")):

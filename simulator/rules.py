@@ -451,6 +451,23 @@ def options_place_explorer(S, seat, slot, opts, per_tile):
 
 
 @hot
+def options_place_stacked(S, seat, slot, opts):
+    """X1.3 (6 players): the last explorer of the fifth and sixth seats goes on a tile that
+    already holds exactly one explorer, and not one of its own colour."""
+    n = 0
+    for i in range(ISLAND_HEXES.shape[0]):
+        h = ISLAND_HEXES[i]
+        if S[HEX_TERRAIN + h] < 0 or S[HEX_NLAND + h] != 1:
+            continue
+        own = False
+        for e in range(seat * SLOTS, seat * SLOTS + SLOTS):
+            own = own | ((S[EX_LOC + e] == L_LAND) & (S[EX_AT + e] == h))
+        if not own:
+            n = _add(opts, n, slot, h, 0, 0)
+    return n
+
+
+@hot
 def options_place_boat(S, opts):
     """B4.4 / R19: an empty sea hex with no boat and no creature, next to a land tile."""
     n = 0

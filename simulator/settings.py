@@ -10,8 +10,11 @@ from dataclasses import dataclass
 
 from strategies import STRATEGY_CODES
 
-SUPPORTED_PLAYERS = (2, 3, 4)
-RULES_BOATS = {2: (2, 2, 2, 2), 3: (2, 2, 2), 4: (2, 2, 2, 2)}   # B4.4, B4.5
+from .scoring import TIEBREAKS
+
+SUPPORTED_PLAYERS = (2, 3, 4, 5, 6)
+RULES_BOATS = {2: (2, 2, 2, 2), 3: (2, 2, 2), 4: (2, 2, 2, 2),     # B4.4, B4.5
+               5: (1, 1, 2, 2, 2), 6: (1, 1, 1, 1, 2, 2)}          # X1.1, X1.2
 
 
 class SettingsError(ValueError):
@@ -31,6 +34,7 @@ class Settings:
     lagoon_is_sea: bool = True                # R1
     creatures_must_move: bool = False         # R2 / R21
     max_turns: int = 400                      # R10
+    tiebreak: str = ""                        # B7.3 / X1.6; empty = chain for 5-6, else shared
 
     def __post_init__(self):
         if self.players not in SUPPORTED_PLAYERS:
@@ -55,6 +59,10 @@ class Settings:
         object.__setattr__(self, "boats", boats)
         if self.max_turns < 1:
             raise SettingsError(f"max_turns must be a positive number, got {self.max_turns}")
+        tiebreak = self.tiebreak or ("chain" if self.players >= 5 else "shared")
+        if tiebreak not in TIEBREAKS:
+            raise SettingsError(f"tiebreak must be one of {', '.join(TIEBREAKS)}, got {tiebreak!r}")
+        object.__setattr__(self, "tiebreak", tiebreak)
 
     @property
     def seats(self) -> int:
@@ -72,4 +80,5 @@ class Settings:
         return {"players": self.players, "seats": self.seats,
                 "player_of_seat": list(self.player_of_seat),
                 "boats_per_seat": list(self.boats), "lagoon_is_sea": self.lagoon_is_sea,
-                "creatures_must_move": self.creatures_must_move, "max_turns": self.max_turns}
+                "creatures_must_move": self.creatures_must_move, "max_turns": self.max_turns,
+                "tiebreak": self.tiebreak}

@@ -16,6 +16,7 @@ import pandas as pd
 from strategies import STRATEGY_CODES
 
 from . import engine as E
+from .scoring import STEPS, TIEBREAKS, decide
 from .settings import Settings
 from .state import BACK_NAMES, END_NAMES, MAX_SEATS
 
@@ -91,6 +92,18 @@ def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -
         cols[f"strategy_{s}"] = pd.Categorical.from_codes(
             np.full(n, codes.index(settings.strategies[s]) if present else -1, np.int8),
             categories=codes)
+    # B7.3 / X1.6: who won under the run's tie-break rule, and which step decided it
+    keys = []
+    for name in ("score", "rescued", "rescued_value", "turns"):
+        i = SEAT_COLUMNS.index(name)
+        seat_cols = rows[:, E.R_SEAT0 + i:E.R_SEAT0 + settings.seats * width:width].astype(np.int64)
+        keys.append(np.column_stack([seat_cols[:, [s for s in range(settings.seats)
+                                                   if settings.player_of_seat[s] == p]].sum(axis=1)
+                                     for p in range(settings.players)]))
+    _, step = decide(*keys, rule=settings.tiebreak)
+    cols["tiebreak"] = pd.Categorical.from_codes(
+        np.full(n, TIEBREAKS.index(settings.tiebreak), np.int8), categories=list(TIEBREAKS))
+    cols["decided_by"] = pd.Categorical.from_codes(step.astype(np.int8), categories=list(STEPS))
     # the rule flags, so that tables from different settings can be concatenated and grouped
     cols["lagoon_is_sea"] = np.full(n, settings.lagoon_is_sea)
     cols["creatures_must_move"] = np.full(n, settings.creatures_must_move)

@@ -31,6 +31,10 @@ OPT_W = 4                                    # columns of an option row
 
 # explorer values by slot (B1.2); X1 removes slots from the front of each value group
 SLOT_VALUES = np.array([1, 1, 1, 2, 2, 3, 3, 4, 5, 6], dtype=np.int32)
+# X1.1 / X1.2: the slots each colour removes, by player count (5: a 1 and a 3; 6: a 1, a 2, a 3)
+SLOT_REMOVED = np.zeros((MAX_SEATS + 1, SLOTS), dtype=np.int32)
+SLOT_REMOVED[5, [0, 5]] = 1
+SLOT_REMOVED[6, [0, 3, 5]] = 1
 
 # ---- creature kinds ----------------------------------------------------------------------
 SERPENT, SHARK, WHALE, DOLPHIN, SQUID = 0, 1, 2, 3, 4

@@ -143,10 +143,11 @@ class Table:
 
     def __init__(self, players: int = 4, *, lagoon_is_sea: bool = True,
                  creatures_must_move: bool = False, max_turns: int = 400, seed: int = 1,
-                 game: int = 0, strategy: str = "scripted", boats: tuple[int, ...] = ()):
+                 game: int = 0, strategy: str = "scripted", boats: tuple[int, ...] = (),
+                 tiebreak: str = ""):
         self.settings = Settings(players=players, lagoon_is_sea=lagoon_is_sea,
                                  creatures_must_move=creatures_must_move, max_turns=max_turns,
-                                 boats=boats)
+                                 boats=boats, tiebreak=tiebreak)
         self.seats = self.settings.seats
         self.st = settings_vector(self.settings)
         sid = SCRIPTED_ID if strategy == "scripted" else STRATEGY_CODES[strategy]

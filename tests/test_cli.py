@@ -29,7 +29,7 @@ BACKS = ("whale", "shark", "boat", "whirlpool", "volcano", "dolphin", "wind", "m
 CONTRACT = (["game", "seed", "players", "seats", "end_reason", "end_seat", "turns",
              "tiles_removed"] + [f"back_{b}" for b in BACKS]
             + [f"{f}_{s}" for s in range(6) for f in SEAT_FIELDS]
-            + ["lagoon_is_sea", "creatures_must_move", "max_turns"])
+            + ["tiebreak", "decided_by", "lagoon_is_sea", "creatures_must_move", "max_turns"])
 
 
 def runner() -> CliRunner:
@@ -84,11 +84,35 @@ def test_simulate_writes_parquet_with_the_column_contract(parquet_run):
 def test_simulate_prints_the_summary(parquet_run):
     _, _, r = parquet_run
     out = r.stdout
-    for text in ("win rate [95% CI]", "mean score", "rescue rate", "ties (shared top score",
-                 "games/s", "turn-capped", "n=40"):
+    for text in ("win rate [95% CI]", "mean score", "rescue rate", "top-score ties",
+                 "tie-break: shared (B7.3)", "games/s", "turn-capped", "n=40"):
         assert text in out, text
     rows = [line for line in out.splitlines() if line.startswith(("0 ", "1 ", "2 ", "3 "))]
     assert len(rows) == 4 and "greedy" in rows[0] and "random" in rows[3]
+
+
+def test_simulate_six_players_chain_tiebreak_and_boats(tmp_path):
+    """X1: 6 players with the rules' boats and the chain tie-break (the 5-6 player default):
+    the summary says how often each step of the chain decided; `summary --tiebreak shared`
+    recounts the saved table under the other rule."""
+    out = tmp_path / "six.parquet"
+    r = invoke("simulate", "--players", 6, "--games", 60, "--seed", 3, "--strategies", "greedy",
+               "--out", out, "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert "boats 1,1,1,1,2,2" in r.stdout and "tie-break: chain (X1.6)" in r.stdout
+    assert "games decided by score" in r.stdout and "rescued" in r.stdout
+    rows = [line for line in r.stdout.splitlines() if line.startswith(tuple(f"{s} " for s in range(6)))]
+    assert len(rows) == 6
+    df = pd.read_parquet(out)
+    assert list(df.columns) == CONTRACT
+    assert [int(df[f"boats_{s}"].iloc[0]) for s in range(6)] == [1, 1, 1, 1, 2, 2]
+    assert (df["tiebreak"] == "chain").all()
+    assert set(df["decided_by"].astype(str)) <= {"score", "rescued", "value", "turns", "shared"}
+    r2 = invoke("summary", out, "--tiebreak", "shared")
+    assert r2.exit_code == 0 and "tie-break: shared (B7.3)" in r2.stdout
+    r3 = invoke("simulate", "--players", 4, "--games", 5, "--boats", "3,3,3,3", "--tiebreak",
+                "chain", "--no-progress")
+    assert r3.exit_code == 0 and "boats 3,3,3,3" in r3.stdout and "chain (X1.6)" in r3.stdout
 
 
 def test_simulate_csv_two_players(tmp_path):
@@ -161,8 +185,13 @@ BAD_SIMULATE = {
     "strategy list too long": (["--players", 3, "--strategies", "random,random,random,random"],
                                "1 or 3"),
     "2 players need 4 seats": (["--players", 2, "--strategies", "greedy,random"], "4 seats"),
-    "too many players": (["--players", 5], "2<=x<=4"),
-    "too few players": (["--players", 1], "2<=x<=4"),
+    "too many players": (["--players", 7], "2<=x<=6"),
+    "too few players": (["--players", 1], "2<=x<=6"),
+    "boats wrong length": (["--players", 5, "--boats", "2,2,2,2"], "0-3 (one per seat"),
+    "boats out of range": (["--boats", "2,4,2,2"], "0-3 (one per seat"),
+    "boats over 12": (["--players", 5, "--boats", "3,3,3,3,1"], "at most 12"),
+    "boats not numbers": (["--boats", "two"], "`rules` or comma-separated numbers 0-3"),
+    "bad tiebreak": (["--tiebreak", "coin"], "'shared', 'chain'"),
     "zero games": (["--games", 0], "x>=1"),
     "negative games": (["--games", -5], "x>=1"),
     "negative seed": (["--seed", -1], "0<=x"),
@@ -224,7 +253,7 @@ BAD_OTHER = {
                                  "{tmp}/no/g.json"], "does not exist"),
     "referee missing file": (["referee", "{tmp}/nothing.json"], "does not exist"),
     "referee not json": (["referee", "{tmp}/garbage.json"], "not a JSON replay log"),
-    "bench bad players": (["bench", "--players", "2,7"], "2, 3, 4"),
+    "bench bad players": (["bench", "--players", "2,7"], "2, 3, 4, 5, 6"),
     "bench zero games": (["bench", "--games", 0], "x>=1"),
     "bench zero repeats": (["bench", "--repeat", 0], "1<=x<=100"),
     "summary unknown extension": (["summary", "{tmp}/garbage.json"], ".parquet, .csv"),

@@ -8,20 +8,24 @@ from simulator.settings import Settings
 from simulator.simulate import simulate
 
 SETTINGS = Settings(players=4, strategies=("greedy", "random", "greedy", "random"))
+SIX = Settings(players=6, strategies=("random", "greedy", "random", "greedy", "random", "greedy"),
+               boats=(2, 2, 2, 2, 2, 2), tiebreak="chain")
 
 
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 numba threads")
-def test_same_table_on_one_and_two_threads():
-    one = simulate(SETTINGS, 600, seed=9, threads=1)
-    two = simulate(SETTINGS, 600, seed=9, threads=2)
+@pytest.mark.parametrize("settings", [SETTINGS, SIX], ids=["4p", "6p"])
+def test_same_table_on_one_and_two_threads(settings):
+    one = simulate(settings, 600, seed=9, threads=1)
+    two = simulate(settings, 600, seed=9, threads=2)
     pd.testing.assert_frame_equal(one, two)
 
 
-def test_same_table_for_any_chunking_and_split():
-    whole = simulate(SETTINGS, 500, seed=9, chunk=500)
-    chunked = simulate(SETTINGS, 500, seed=9, chunk=37)
+@pytest.mark.parametrize("settings", [SETTINGS, SIX], ids=["4p", "6p"])
+def test_same_table_for_any_chunking_and_split(settings):
+    whole = simulate(settings, 500, seed=9, chunk=500)
+    chunked = simulate(settings, 500, seed=9, chunk=37)
     pd.testing.assert_frame_equal(whole, chunked)
-    split = pd.concat([simulate(SETTINGS, 200, seed=9), simulate(SETTINGS, 300, seed=9, first=200)],
+    split = pd.concat([simulate(settings, 200, seed=9), simulate(settings, 300, seed=9, first=200)],
                       ignore_index=True)
     pd.testing.assert_frame_equal(whole, split)
 

@@ -1,10 +1,12 @@
-"""Invariants over thousands of logged random and greedy games at 2, 3 and 4 players, checked on
+"""Invariants over thousands of logged random and greedy games at 2 to 6 players, checked on
 the state after every single event (placement, move, sink, creature move, ...).
 
 The checks are plain numpy over the snapshot array, independent of the compiled rules: every
 explorer is in exactly one place and the occupancy counts agree; no boat holds more than 3; no
 hex holds two boats; the at-rest rule (B6.7) holds everywhere; tiles sink in terrain order
-(B5.5); an explorer never returns to land (B6.3); the game ends exactly at the volcano (B5.7).
+(B5.5); an explorer never returns to land (B6.3); the game ends exactly at the volcano (B5.7);
+each colour plays 10 explorers, 8 with 5 players and 7 with 6 (X1.1, X1.2); a land tile holds one
+explorer after the setup, with exactly two doubled tiles with 6 players (X1.3).
 """
 import numpy as np
 import pytest
@@ -36,6 +38,8 @@ from simulator.state import (
     L_SEA,
     MAX_EX,
     N_BOATS,
+    N_PLAYERS,
+    N_SEATS,
     N_KINDS,
     SERPENT,
     SHARK,
@@ -60,6 +64,13 @@ def check_snapshots(ev: np.ndarray, X: np.ndarray) -> None:
     loc = X[:, EX_LOC:EX_LOC + MAX_EX]
     at = X[:, EX_AT:EX_AT + MAX_EX]
     in_play = loc[0] != L_OFF
+    players, seats = X[0, N_PLAYERS], X[0, N_SEATS]
+    per_colour = {5: 8, 6: 7}.get(players, 10)                      # X1.1, X1.2
+    assert (in_play.reshape(-1, 10).sum(axis=1) == [per_colour] * seats + [0] * (6 - seats)).all()
+    most = 2 if players == 6 else 1                                  # B4.3, X1.3 (at setup:
+    placed = np.flatnonzero(ev[:, 0] == E.EV_PLACE_EXPLORER)[-1]     # explorers walk together
+    nland = X[placed, HEX_NLAND:HEX_NLAND + N_HEX]                   # later, B6.2)
+    assert nland.max() <= most and (nland == 2).sum() == (2 if players == 6 else 0)
     # every explorer in exactly one place: recount the occupancy arrays from the explorers
     for kind, region in ((L_LAND, HEX_NLAND), (L_SEA, HEX_NSWIM)):
         counts = np.zeros((n, N_HEX), np.int64)
@@ -121,7 +132,7 @@ def check_snapshots(ev: np.ndarray, X: np.ndarray) -> None:
     assert in_play.sum() == (loc[-1] != L_OFF).sum()
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 @pytest.mark.parametrize("mix", sorted(MIXES))
 def test_invariants_after_every_step(players, mix):
     """B2-B7 invariants after every event of many complete games."""

@@ -19,9 +19,9 @@ def _settings(players, i):
     return Settings(players=players, strategies=strategies)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_referee_agrees_with_engine(players):
-    """Every decision legal and every consequence equal, B2-B8 and R1-R21, on 200 games."""
+    """Every decision legal and every consequence equal, B2-B8, R1-R21 and X1, on 200 games."""
     for game in range(GAMES):
         log = game_log(_settings(players, game), 2024, game)
         found = referee.check(log)
@@ -72,3 +72,34 @@ def test_referee_catches_corrupted_record():
     bad["record"]["score_0"] = bad["record"]["score_0"] + 1
     found = referee.check(bad)
     assert found is not None and "score_0" in found.message
+
+
+def test_referee_catches_x1_3_placement_on_an_empty_or_own_tile():
+    """X1.3: a 6-player log whose fifth seat puts its last explorer anywhere but on a lone
+    explorer of another colour is reported at that placement."""
+    log = game_log(Settings(players=6, strategies=("random",)), 5, 4)
+    places = [ev for ev in log["events"] if ev["type"] == "place_explorer"]
+    last4 = [ev for ev in places if ev["seat"] == 4][-1]
+    own = next(ev["hex"] for ev in places if ev["seat"] == 4 and ev is not last4)
+    bad = copy.deepcopy(log)
+    bad["events"][last4["i"]]["hex"] = own
+    found = referee.check(bad)
+    assert found is not None and found.rule == "X1.3" and found.event == last4["i"]
+
+
+def test_referee_catches_x1_6_wrong_deciding_step():
+    """X1.6: the record's deciding step is recomputed from the final position."""
+    log = game_log(Settings(players=5, strategies=("greedy",)), 5, 0)
+    bad = copy.deepcopy(log)
+    bad["record"]["decided_by"] = "turns" if log["record"]["decided_by"] != "turns" else "score"
+    found = referee.check(bad)
+    assert found is not None and found.rule == "X1.6" and "decided_by" in found.message
+
+
+def test_referee_checks_explorers_removed_with_5_players():
+    """X1.1: a 5-player log listing a removed explorer (a seat's first 3) is refused."""
+    log = game_log(Settings(players=5, strategies=("random",)), 5, 0)
+    bad = copy.deepcopy(log)
+    bad["explorers"].append({"id": 5, "seat": 0, "slot": 5, "value": 3})
+    found = referee.check(bad)
+    assert found is not None and found.rule == "X1.1"

@@ -295,6 +295,11 @@ class Game:
             for cause in ("serpent", "shark", "whale", "whirlpool", "squid"):
                 rec[f"lost_{cause}_{s}"] = sum(1 for e in lost if self.fates[str(e)] == cause)
             rec[f"lost_stranded_{s}"] = len(stranded)
+        # B7.3: these hand-built games are decided under the shared rule (2-4 players)
+        rec["tiebreak"] = self.settings.get("tiebreak", "shared")
+        scores = [sum(rec[f"score_{s}"] for s in range(self.seats)
+                      if s % self.settings["players"] == p) for p in range(self.settings["players"])]
+        rec["decided_by"] = "score" if scores.count(max(scores)) == 1 else "shared"
         return rec
 
     def log(self) -> dict:

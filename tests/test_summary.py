@@ -214,3 +214,27 @@ def test_format_summary_is_an_aligned_table():
     assert "turn-capped: 0 of n=4" in text
     two = S.format_summary(S.summary_table(frame(2, [[3, 1, 2, 5]])))
     assert "player 0 (seats 0,2)" in two and "player 1 (seats 1,3)" in two
+
+
+def test_x1_6_chain_winners_and_decided_steps_from_a_table():
+    """X1.6 / B7.3 on a saved table: the chain splits ties by explorers rescued (then turns);
+    the shared rule counts every tied player; the run summary counts each deciding step."""
+    scores = [[6, 6, 1, 0, 0], [5, 2, 5, 0, 0], [4, 4, 0, 0, 0]]
+    rescued = [[1, 2, 1, 0, 0], [2, 1, 2, 0, 0], [2, 2, 0, 0, 0]]
+    df = frame(5, scores, rescued=rescued)
+    assert S.tiebreak_rule(df) == "chain"                   # 5-6 players: the chain by default
+    assert S.winners(df).to_numpy().tolist() == [
+        [False, True, False, False, False], [True, False, True, False, False],
+        [True, True, False, False, False]]
+    assert S.decided_by(df).astype(str).tolist() == ["rescued", "shared", "shared"]
+    shared = S.winners(df, "shared").to_numpy()
+    assert shared.sum(axis=1).tolist() == [2, 2, 2]
+    run = S.run_summary(df)
+    assert run["tiebreak"] == "chain" and run["decided"]["rescued"][0] == 1
+    assert run["decided"]["shared"][0] == 2 and run["ties"] == 3
+    t = S.summary_table(df)
+    assert t["wins"].tolist() == [2, 2, 1, 0, 0] and t["shared_wins"].tolist() == [2, 1, 1, 0, 0]
+    text = S.format_summary(t)
+    assert "tie-break: chain (X1.6)" in text and "rescued 33.33%" in text
+    with pytest.raises(ValueError, match="shared, chain"):
+        S.winners(df, "coin")
