@@ -44,8 +44,11 @@ def wilson(count, nobs, alpha: float = ALPHA):
     p = np.where(nobs > 0, count, 0.0) / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    lo = np.where(nobs > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
-    hi = np.where(nobs > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
+    # exact at the edges: rounding leaves ~1e-19 where the closed form gives 0 (or 1)
+    lo = np.where(count <= 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    hi = np.where(count >= nobs, 1.0, np.clip(centre + half, 0.0, 1.0))
+    lo = np.where(nobs > 0, lo, np.nan)
+    hi = np.where(nobs > 0, hi, np.nan)
     if lo.ndim == 0:
         return float(lo), float(hi)
     return lo, hi
@@ -164,7 +167,10 @@ def _decide(df: pd.DataFrame, tiebreak: str | None) -> tuple[np.ndarray, np.ndar
     ps, players = player_scores(df), n_players(df)
     keys = [_key_matrix(ps, name, players) for name in ("score", "rescued", "rescued_value",
                                                          "turns")]
-    return decide(*keys, rule=tiebreak_rule(df, tiebreak))
+    equal = False                                  # X1.6 (b) acts only under Challenge 3
+    if "challenges" in df.columns:
+        equal = np.array(["3" in str(c).split(",") for c in df["challenges"]], dtype=bool)
+    return decide(*keys, rule=tiebreak_rule(df, tiebreak), equal=equal)
 
 
 def winners(df: pd.DataFrame, tiebreak: str | None = None) -> pd.DataFrame:

@@ -103,6 +103,10 @@ ISLAND_HEXES = np.flatnonzero(ISLAND).astype(np.int64)       # the 40 tile hexes
 COAST_HEXES = np.array([h for h in range(N_HEX) if not ISLAND[h] and
                         ISLAND[NEIGHBOURS[h, :N_NEIGHBOURS[h]]].any()], dtype=np.int64)
 
+# X2.1 (Challenge 1): explorers a land tile may hold at setup: 1 next to the outer sea, else 2
+DENSE_CAP = np.array([1 if OUTER_SEA[NEIGHBOURS[h, :N_NEIGHBOURS[h]]].any() else 2
+                      for h in range(N_HEX)], dtype=np.int64)
+
 assert N_HEX == len(HEX_RC) == BOARD_JSON["counts"]["hexes"]
 assert len(ISLAND_HEXES) == BOARD_JSON["counts"]["island"]
 

@@ -182,6 +182,10 @@ def rule_options(f):
     """The variant flags of RULES.md (X1.5, B7.3/X1.6, R1, R2/R21, R10), shared by simulate
     and replay."""
     f = tiebreak_option(f)
+    f = click.option("--challenge", "challenges", default="", metavar="LIST",
+                     help="Challenge rules in force, comma-separated (X2-X4, X6): 1 Densely "
+                          "Populated, 2 Leave No One Behind, 3 Everyone is Equal, 4 Atlantis "
+                          "is Gone, 6 Overpopulated (5-6 players). Default: none.")(f)
     f = click.option("--boats", default="rules", show_default=True, metavar="LIST",
                      help="Boats per seat (X1.5): `rules` (2 each for 2-4 players, 1,1,2,2,2 "
                           "for 5, 1,1,1,1,2,2 for 6) or one number 0-3 per seat, at most 12 "
@@ -206,9 +210,21 @@ def _boats(value: str) -> tuple[int, ...]:
              f"in all), got {value!r}", "--boats")
 
 
-def _rules(lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak) -> dict:
+def _challenges(value: str) -> tuple[int, ...]:
+    from .settings import CHALLENGES
+    out = []
+    for part in filter(None, (p.strip() for p in value.split(","))):
+        if not part.isdigit() or int(part) not in CHALLENGES:
+            _bad(f"unknown challenge {part!r}; accepted: {', '.join(map(str, CHALLENGES))} "
+                 f"(comma-separated)", "--challenge")
+        out.append(int(part))
+    return tuple(out)
+
+
+def _rules(lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak, challenges) -> dict:
     return {"lagoon_is_sea": lagoon_is_sea, "creatures_must_move": creatures_must_move,
-            "max_turns": max_turns, "boats": _boats(boats), "tiebreak": tiebreak or ""}
+            "max_turns": max_turns, "boats": _boats(boats), "tiebreak": tiebreak or "",
+            "challenges": _challenges(challenges)}
 
 
 seed_option = click.option(
@@ -233,10 +249,11 @@ seed_option = click.option(
 @click.option("--no-progress", is_flag=True, help="No progress bar or notes on stderr.")
 @rule_options
 def simulate(players, games, seed, strategies, out, first, threads, chunk, no_progress,
-             lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak):
+             lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak, challenges):
     """Play GAMES games and print the summary; optionally save the per-game table."""
     settings = _settings(players, strategies,
-                         _rules(lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak))
+                         _rules(lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak,
+                                challenges))
     if out is not None:
         _out_format(out)
         _check_writable(out, "--out")
@@ -268,6 +285,7 @@ def simulate(players, games, seed, strategies, out, first, threads, chunk, no_pr
 
     click.echo(f"{players} players ({settings.seats} seats), strategies "
                f"{','.join(settings.strategies)}, boats {','.join(map(str, settings.boats))}, "
+               f"challenges {','.join(map(str, settings.challenges)) or 'none'}, "
                f"seed {seed}, games {first}..{first + games - 1}")
     click.echo(format_summary(summary_table(df)))
     click.echo(f"speed: {games} games in {elapsed:.2f} s = {games / max(elapsed, 1e-9):,.0f} "
@@ -288,14 +306,15 @@ def simulate(players, games, seed, strategies, out, first, threads, chunk, no_pr
               help="Re-check the log with the independent referee (exit 1 on a discrepancy).")
 @rule_options
 def replay(seed, game, players, strategies, json_path, check, lagoon_is_sea,
-           creatures_must_move, max_turns, boats, tiebreak):
+           creatures_must_move, max_turns, boats, tiebreak, challenges):
     """Replay one game and print it turn by turn.
 
     Use the same --players, --strategies and rule flags as the run that produced the game."""
     import json
 
     settings = _settings(players, strategies,
-                         _rules(lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak))
+                         _rules(lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak,
+                                challenges))
     if json_path is not None:
         _check_writable(json_path, "--json")
 

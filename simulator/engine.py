@@ -20,6 +20,8 @@ from .rules import (
     MT_BOAT,
     MT_SWIMMER,
     W_PATH,
+    W_SUNK,
+    W_SUNK_N,
     W_SWIM,
     W_SIZE,
     add_to_hand,
@@ -31,9 +33,11 @@ from .rules import (
     creature_moves,
     options_creature_pieces,
     options_move_pieces,
+    explorer_moves,
     piece_moves,
     options_pick_explorer,
     options_place_boat,
+    options_bonus_pieces,
     options_place_explorer,
     options_place_stacked,
     options_tile_pieces,
@@ -70,6 +74,12 @@ from .state import (
     BOAT_N,
     BOAT_P,
     BOATS_ALLOC,
+    CH_ATLANTIS_GONE,
+    CH_DENSE,
+    CH_EQUAL,
+    CH_LEAVE_NONE,
+    CH_OVERPOP,
+    CHALLENGES,
     CR_GONE,
     CR_HEX,
     CR_SLOTS,
@@ -88,6 +98,8 @@ from .state import (
     D_TAKE_BOAT,
     D_TILE_DEST,
     DOL_PROT,
+    E_ISLAND_GONE,
+    E_NO_EXPLORERS,
     E_TURN_CAP,
     E_VOLCANO,
     END_REASON,
@@ -101,6 +113,7 @@ from .state import (
     EX_VALUE,
     F_STRANDED,
     HEX_BOAT,
+    HEX_NLAND,
     HEX_TERRAIN,
     KIND_COUNT,
     L_BOAT,
@@ -151,13 +164,14 @@ from .state import (
 (ST_PLAYERS, ST_SEATS, ST_LAGOON_SEA, ST_MUST_MOVE, ST_MAX_TURNS) = range(5)
 ST_BOATS = 5                      # 6 cells: boats per seat
 ST_SIDS = ST_BOATS + MAX_SEATS    # 6 cells: strategy id per seat
-ST_SIZE = ST_SIDS + MAX_SEATS
+ST_CHALLENGES = ST_SIDS + MAX_SEATS   # CH_* bits
+ST_SIZE = ST_CHALLENGES + 1
 
 # ---- event log ---------------------------------------------------------------------------
 (EV_LAYOUT, EV_PLACE_EXPLORER, EV_PLACE_BOAT, EV_TURN, EV_PLAY_TILE, EV_MOVE, EV_SINK,
- EV_ROLL, EV_CREATURE, EV_END) = range(10)
+ EV_ROLL, EV_CREATURE, EV_END, EV_BONUS) = range(11)
 EV_NAMES = ("layout", "place_explorer", "place_boat", "turn_start", "play_tile", "move", "sink",
-            "roll", "creature", "end")
+            "roll", "creature", "end", "bonus")
 EV_W = 10                         # type, seat, turn, then up to 7 fields
 # ctx cells (int64): events written, error code, logging on
 C_NEV, C_ERR, C_LOG = 0, 1, 2
@@ -226,6 +240,7 @@ def new_game(S, st, rng):
     S[LAGOON_SEA] = st[ST_LAGOON_SEA]
     S[MUST_MOVE] = st[ST_MUST_MOVE]
     S[MAX_TURNS] = st[ST_MAX_TURNS]
+    S[CHALLENGES] = st[ST_CHALLENGES]
     for s in range(MAX_SEATS):
         S[PLAYER_OF + s] = s % st[ST_PLAYERS] if s < nseats else -1
         S[BOATS_ALLOC + s] = st[ST_BOATS + s] if s < nseats else 0
@@ -234,7 +249,9 @@ def new_game(S, st, rng):
         S[EX_PROT + e] = -1
         seat = e // SLOTS
         S[EX_SEAT + e] = seat
-        if seat < nseats and SLOT_REMOVED[st[ST_PLAYERS], e % SLOTS] == 0:   # X1.1, X1.2
+        removed = SLOT_REMOVED[st[ST_PLAYERS], e % SLOTS] != 0 and \
+            (st[ST_CHALLENGES] & CH_OVERPOP) == 0            # X1.1, X1.2; X6.1 keeps all 10
+        if seat < nseats and not removed:
             slot = e % SLOTS
             S[EX_LOC + e] = L_UNPLACED
             S[EX_VALUE + e] = SLOT_VALUES[slot]
@@ -293,7 +310,9 @@ def unplaced(S, seat):
 def place_pieces(S, st, rng, ctx, mem, W, opts, ev, snaps):
     """B4.3 then B4.4: explorers one at a time in seat order, then boats one at a time in seat
     order, skipping seats whose allocation is placed (X1.4). With 6 players the last explorer
-    of the fifth and sixth seats joins a lone explorer of another colour (X1.3)."""
+    of the fifth and sixth seats joins a lone explorer of another colour (X1.3), unless
+    Challenge 1 makes room for two on most tiles (X2.1) or Challenge 6 stacks explorers once
+    every tile is occupied (X6.2)."""
     nseats = S[N_SEATS]
     remaining = 0
     for e in range(MAX_EX):
@@ -305,10 +324,15 @@ def place_pieces(S, st, rng, ctx, mem, W, opts, ev, snaps):
             if n == 0:
                 continue
             slot = opts[ask(S, st, rng, ctx, mem, W, seat, D_PICK_EXPLORER, opts, n), 0]
-            if S[N_PLAYERS] == 6 and seat >= 4 and unplaced(S, seat) == 1:
+            dense = (S[CHALLENGES] & CH_DENSE) != 0
+            overpop = (S[CHALLENGES] & CH_OVERPOP) != 0
+            if S[N_PLAYERS] == 6 and seat >= 4 and unplaced(S, seat) == 1 and not dense \
+                    and not overpop:
                 n = options_place_stacked(S, seat, slot, opts)
             else:
-                n = options_place_explorer(S, seat, slot, opts, 1)
+                n = options_place_explorer(S, seat, slot, opts, dense)
+                if n == 0 and overpop:           # X6.2: every tile occupied
+                    n = options_place_stacked(S, seat, slot, opts)
             if n == 0:                         # cannot happen with the rules' counts
                 ctx[C_ERR] = ERR_NO_OPTION
                 return
@@ -337,6 +361,28 @@ def end_game(S, reason, seat):
     S[OVER] = 1
     S[END_REASON] = reason
     S[END_SEAT] = seat
+
+
+@hot
+def challenge_end(S, seat):
+    """X2.2, X2.4, X2.5: with Leave No One Behind the game ends once no explorer is on the
+    board; with Atlantis is Gone, once the last land tile is removed. Checked after every
+    action that can bring either about; returns True when the game is over."""
+    if S[OVER] != 0:
+        return True
+    ch = S[CHALLENGES]
+    if ch & CH_LEAVE_NONE:
+        on_board = 0
+        for e in range(MAX_EX):
+            loc = S[EX_LOC + e]
+            on_board += np.int64((loc == L_LAND) | (loc == L_BOAT) | (loc == L_SEA))
+        if on_board == 0:
+            end_game(S, E_NO_EXPLORERS, seat)
+            return True
+    if (ch & CH_ATLANTIS_GONE) and S[TILES_LEFT] == 0:
+        end_game(S, E_ISLAND_GONE, seat)
+        return True
+    return False
 
 
 @hot
@@ -403,8 +449,11 @@ def step_move(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
         k = ask(S, st, rng, ctx, mem, W, seat, D_MOVE, opts, n)
         apply_move(S, seat, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
         S[MP_LEFT] -= 1
+        over = challenge_end(S, seat)
         log_event(S, ctx, ev, snaps, EV_MOVE, seat, opts[k, 0], opts[k, 1], opts[k, 2],
                   opts[k, 3], 0, 0, 0)
+        if over:
+            break
     S[MP_LEFT] = 0
 
 
@@ -417,13 +466,23 @@ def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
     k = ask(S, st, rng, ctx, mem, W, seat, D_SINK, opts, n)
     h = opts[k, 0]
     terrain = S[HEX_TERRAIN + h]
+    m = 0                                     # X6.3: who stood on the tile
+    if S[HEX_NLAND + h] > 0:
+        for e in range(MAX_EX):
+            if S[EX_LOC + e] == L_LAND and S[EX_AT + e] == h:
+                W[W_SUNK + m] = e
+                m += 1
+    W[W_SUNK_N] = m
     back = sink(S, h)
     path[0] = -1
     path[1] = -1
     path[2] = -1
     taken = -1
-    if back == B_VOLCANO:                     # B5.7 / B7.1
-        end_game(S, E_VOLCANO, seat)
+    if back == B_VOLCANO:                     # B5.7 / B7.1; X2.2, X2.4: a whirlpool
+        if S[CHALLENGES] & (CH_LEAVE_NONE | CH_ATLANTIS_GONE):
+            whirlpool(S, h)
+        else:
+            end_game(S, E_VOLCANO, seat)
     elif back == B_WHALE:                     # B3.1: swimmers unharmed
         slot = supply_slot(S, WHALE)
         if slot >= 0:
@@ -473,7 +532,34 @@ def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
         whirlpool(S, h)
     else:                                     # red and red-X backs go to the hand (B5.6)
         add_to_hand(S, seat, back, terrain)
+    challenge_end(S, seat)
     log_event(S, ctx, ev, snaps, EV_SINK, seat, h, back, path[0], path[1], path[2], taken, 0)
+    if (S[CHALLENGES] & CH_OVERPOP) and S[OVER] == 0 and W[W_SUNK_N] > 0:
+        bonus_round(S, st, rng, ctx, mem, W, opts, ev, snaps, seat)
+
+
+@hot
+def bonus_round(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
+    """X6.3 / X6.6 (Challenge 6): after the sunk tile's effect and before the creature roll,
+    each seat with explorers from that tile still on the board, in turn order from the active
+    seat, may move one of them one step (one movement point, never a boat)."""
+    nseats = S[N_SEATS]
+    for j in range(nseats):
+        s = (seat + j) % nseats
+        n = options_bonus_pieces(S, s, W, opts)
+        if n <= 1:
+            continue
+        k = ask(S, st, rng, ctx, mem, W, s, D_MOVE_PIECE, opts, n)
+        if opts[k, 0] == MV_STOP:
+            continue
+        n = explorer_moves(S, opts[k, 1], opts, 0)
+        k = ask(S, st, rng, ctx, mem, W, s, D_MOVE, opts, n)
+        apply_move(S, s, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+        over = challenge_end(S, seat)
+        log_event(S, ctx, ev, snaps, EV_BONUS, s, opts[k, 0], opts[k, 1], opts[k, 2],
+                  opts[k, 3], 0, 0, 0)
+        if over:
+            return
 
 
 @hot
@@ -539,11 +625,17 @@ def play_turn(S, st, rng, ctx, mem, W, opts, path, ev, snaps):
         S[EX_SWAM + e] = 0
     log_event(S, ctx, ev, snaps, EV_TURN, seat, 0, 0, 0, 0, 0, 0, 0)
     step_play_tile(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat)
+    if challenge_end(S, seat):
+        return
     step_move(S, st, rng, ctx, mem, W, opts, ev, snaps, seat)
+    if S[OVER] != 0:
+        return
     step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat)
     if S[OVER] != 0:
         return
     step_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat)
+    if challenge_end(S, seat):
+        return
     if S[TURN] >= S[MAX_TURNS]:               # R10
         end_game(S, E_TURN_CAP, seat)
         return
@@ -572,6 +664,7 @@ def play_game(S, st, rng, ctx, mem, W, opts, ev, snaps, root, game):
 def write_record(S, row):
     """The per-game row (names in ``REC_GAME``/``REC_SEAT``); absent seats are -1."""
     nseats = S[N_SEATS]
+    equal = (S[CHALLENGES] & CH_EQUAL) != 0
     for i in range(row.shape[0]):
         row[i] = -1
     row[0] = S[N_PLAYERS]
@@ -596,7 +689,7 @@ def write_record(S, row):
         base = R_SEAT0 + s * _RS
         fate = S[EX_FATE + e]
         if S[EX_LOC + e] == L_SAFE:
-            row[base + 0] += S[EX_VALUE + e]
+            row[base + 0] += 1 if equal else S[EX_VALUE + e]     # X2.3: every explorer is 1
             row[base + 1] += 1
             row[base + 2] += S[EX_VALUE + e]
         elif fate > 0:

@@ -24,7 +24,8 @@ Conventions of the returned :class:`Discrepancy`:
 * ``rule`` is a RULES.md id (``B6.5``, ``R15``, ...), or ``format`` when the log itself is
   malformed (missing fields, unknown event type, wrong event index), or ``X`` when the log uses a
   setting the referee does not implement yet (covered: the base game B1-B8, R1-R21, and the
-  5-6 player rules, boat allocations and tie-breaks of X1).
+  5-6 player rules, boat allocations and tie-breaks of X1, and Challenges 1-4 and 6 of X2-X4
+  and X6).
 
 Extending to the X rules: settings are parsed into :class:`Variant`; each rule area is one method
 of :class:`Position` (``_resolve_hex``, ``_sink_eligible``, ``_green_*``, ``_creature_*``,
@@ -188,7 +189,8 @@ def _int(x) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 _KNOWN_SETTINGS = {"players", "seats", "player_of_seat", "boats_per_seat", "lagoon_is_sea",
-                   "creatures_must_move", "max_turns", "tiebreak"}
+                   "creatures_must_move", "max_turns", "tiebreak", "challenges"}
+CHALLENGES = (1, 2, 3, 4, 6)                            # X2.1-X2.4, X6 (the referee's coverage)
 # settings that do not change what is legal in a game
 _IGNORED_SETTINGS = {"strategies"}
 
@@ -204,12 +206,15 @@ class Variant:
     creatures_must_move: bool = False   # R2 / R21
     max_turns: int = 400                # R10
     tiebreak: str = "shared"            # B7.3 / X1.6
+    challenges: tuple[int, ...] = ()    # X2-X4
     kinds_in_play: tuple[str, ...] = BASE_KINDS
 
     def slot_values(self) -> list[int]:
         """B1.2, X1.1, X1.2: the values of one colour's explorers in play, by slot order (the
         removed ones are the first of their value)."""
         values = list(SLOT_VALUES)
+        if 6 in self.challenges:                         # X6.1: everyone keeps all 10
+            return values
         for v in REMOVED_VALUES.get(self.players, ()):
             values[values.index(v)] = None
         return values
@@ -232,7 +237,9 @@ class Variant:
         pos = tuple(k % players for k in range(seats))
         if tuple(s.get("player_of_seat", pos)) != pos:
             raise Fail("B4.5", f"player_of_seat expected {list(pos)}, found {s.get('player_of_seat')}")
-        boats = tuple(s.get("boats_per_seat") or RULES_BOATS.get(players, (2,) * seats))
+        default = (2,) * seats if 6 in (s.get("challenges") or []) else \
+            RULES_BOATS.get(players, (2,) * seats)                     # X6.1, X1.1, X1.2
+        boats = tuple(s.get("boats_per_seat") or default)
         if len(boats) != seats or any(not _int(b) or not 0 <= b <= 3 for b in boats) \
                 or sum(boats) > N_BOATS:
             raise Fail("X1.5", f"boats_per_seat must be {seats} numbers 0-3 totalling at most "
@@ -240,13 +247,22 @@ class Variant:
         max_turns = s.get("max_turns", 400)
         if not _int(max_turns) or max_turns < 1:
             raise Fail("R10", f"max_turns must be a positive integer, found {max_turns!r}")
+        challenges = s.get("challenges") or []
+        if not isinstance(challenges, list) or any(not _int(c) for c in challenges):
+            raise Fail("X2", f"challenges must be a list of numbers, found {challenges!r}")
+        for c in challenges:
+            if c not in CHALLENGES:
+                raise Fail("X", f"Challenge {c} is not implemented by the referee")
+        if 6 in challenges and players < 5:
+            raise Fail("X6.1", f"Challenge 6 is for 5-6 players, found {players} players")
         tiebreak = s.get("tiebreak") or ("chain" if players >= 5 else "shared")
         if tiebreak not in TIEBREAKS:
             raise Fail("B7.3", f"tiebreak must be one of {', '.join(TIEBREAKS)}, found {tiebreak!r}")
         return cls(players=players, seats=seats, player_of_seat=pos, boats_per_seat=boats,
                    lagoon_is_sea=bool(s.get("lagoon_is_sea", True)),
                    creatures_must_move=bool(s.get("creatures_must_move", False)),
-                   max_turns=max_turns, tiebreak=tiebreak)
+                   max_turns=max_turns, tiebreak=tiebreak,
+                   challenges=tuple(sorted(set(challenges))))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -262,7 +278,7 @@ class Position:
     """
 
     # phases of the game: what kind of event may come next
-    LAYOUT, EXPLORERS, BOATS, BETWEEN, STEP, ROLL, CREATURE, VOLCANO, OVER = range(9)
+    LAYOUT, EXPLORERS, BOATS, BETWEEN, STEP, ROLL, CREATURE, VOLCANO, OVER, ENDING = range(10)
 
     def __init__(self, settings, tiles, explorers, board: Board = BOARD):
         self.board = board
@@ -304,6 +320,9 @@ class Position:
         self.tiles_removed = 0
         self.end_reason: str | None = None
         self.end_seat = -1
+        self.pending_end: tuple[str, str] | None = None    # (end reason, rule) once met
+        self.sunk_from: set[int] = set()          # X6.3: explorers on the tile just sunk
+        self.bonus_done = -1                      # X6.6: position in turn order of the last bonus
         self.tags: dict = {}          # entity -> rule id of the consequence that last changed it
 
     # -------------------------------------------------------------------- header (B4.1, B1)
@@ -504,7 +523,19 @@ class Position:
         rule = handler(self, ev)
         if ev.get("turn") != self.turn:
             raise Fail("R18", f"turn field: expected {self.turn} seat-turns begun, found {ev.get('turn')!r}")
+        self._challenge_end()
         return rule
+
+    def _challenge_end(self):
+        """X2.2, X2.4, X2.5: the game ends as soon as an end rule in force is met -- no explorer
+        left on the board (Leave No One Behind; reported first when both hold) or no land tile
+        left (Atlantis is Gone). The next event must be the end."""
+        if self.phase in (self.OVER, self.ENDING, self.LAYOUT, self.EXPLORERS, self.BOATS):
+            return
+        if 2 in self.v.challenges and not any(r[1] in ("land", "boat", "sea") for r in self.ex_rows):
+            self.phase, self.pending_end = self.ENDING, ("no_explorers", "X2.2")
+        elif 4 in self.v.challenges and not self.land:
+            self.phase, self.pending_end = self.ENDING, ("island_gone", "X2.4")
 
     def _expect_seat(self, ev: dict, seat: int, rule: str, what: str):
         if ev.get("seat") != seat:
@@ -518,6 +549,9 @@ class Position:
                        f"{typ} event after the game ended ({self.end_reason})")
         if p == self.VOLCANO and typ != "end":
             raise Fail("B5.7", f"the volcano was revealed: the game ends at once, found a {typ} event")
+        if p == self.ENDING and typ != "end":
+            reason, rule = self.pending_end
+            raise Fail(rule, f"the game ends at once ({reason}), found a {typ} event")
         if (p == self.LAYOUT) != (typ == "layout"):
             raise Fail("B4.1", "the log must start with exactly one layout event" if p == self.LAYOUT
                        else "a second layout event")
@@ -532,11 +566,13 @@ class Position:
         if typ == "place_boat" and p != self.BOATS:
             raise Fail("B4.4", "boat placement outside the boat-placement phase (after explorers, "
                                "until every allocation is placed)")
-        if p == self.ROLL and typ != "roll":
+        if p == self.ROLL and typ not in ("roll", "bonus"):
             raise Fail("B5.4", f"step 4 is mandatory: expected the creature roll, found a {typ} event")
         if p == self.CREATURE and typ != "creature":
             raise Fail("B5.4", f"the die shows {self.face} and one is on the board: expected its "
                                f"creature move (possibly staying, R2), found a {typ} event")
+        if p == self.STEP and not self.land and typ in ("turn_start", "end", "roll"):
+            p = self.phase = self.ROLL if typ == "roll" else self.BETWEEN   # X2.2: no step 3
         if typ == "roll" and p != self.ROLL:
             raise Fail("B5.3" if p == self.STEP else "B5.4",
                        "roll before the mandatory sink of step 3" if p == self.STEP
@@ -545,6 +581,9 @@ class Position:
             raise Fail("B5.4", "creature move without a roll of a kind on the board")
         if p == self.STEP and typ in ("turn_start", "end"):
             raise Fail("B5.3", f"step 3 is mandatory: the turn ended without a sink ({typ} event)")
+        if typ == "bonus" and (p != self.ROLL or 6 not in self.v.challenges):
+            raise Fail("X6.3", "a bonus move only follows a sinking under Challenge 6, before "
+                               "the creature roll")
         if typ in ("play_tile", "move", "sink") and p != self.STEP:
             rule = {"play_tile": "B5.1", "move": "B5.2", "sink": "B5.3"}[typ]
             raise Fail(rule, f"{typ} event outside steps 1-3 of a turn")
@@ -585,13 +624,24 @@ class Position:
         if h not in self.land:
             raise Fail("B4.3", f"explorer {e} placed on {self.name(h)}, which is not a land tile")
         here = self.explorers_on_land(h)
-        if self.v.players == 6 and seat >= 4 and left[seat] == 1:
+        if 6 in self.v.challenges and not any(self._room(x) for x in self.land):
+            # X6.2: every tile is occupied: onto a tile holding one explorer, not one's own
+            if len(here) != 1 or self.ex_seat[here[0]] == seat:
+                raise Fail("X6.2", f"every tile is occupied: explorer {e} must go on a tile "
+                                   f"holding one explorer of another colour; {self.name(h)} "
+                                   f"holds {here}")
+        elif self.v.players == 6 and seat >= 4 and left[seat] == 1 and \
+                not {1, 6} & set(self.v.challenges):
             # X1.3: the last explorer of the fifth and sixth seats joins a lone explorer of
             # another colour
             if len(here) != 1 or self.ex_seat[here[0]] == seat:
                 raise Fail("X1.3", f"seat {seat}'s last explorer {e} must go on a tile holding "
                                    f"exactly one explorer of another colour; {self.name(h)} "
                                    f"holds {here or 'none'}")
+        elif 1 in self.v.challenges:
+            if not self._room(h):
+                raise Fail("X2.1", f"explorer {e} placed on {self.name(h)}, which holds {here}; "
+                                   f"Challenge 1 allows {self._cap(h)} there")
         elif here:
             raise Fail("B4.3", f"explorer {e} placed on {self.name(h)}, which already holds "
                                f"explorer {here[0]} (one per tile)")
@@ -601,6 +651,18 @@ class Position:
             self.last_placer = self.v.seats - 1
             self.phase = self.BOATS if sum(self.v.boats_per_seat) else self.BETWEEN
         return "B4.3"
+
+    def _cap(self, h) -> int:
+        """B4.3: one explorer per tile at setup; X2.1: two, one next to the outer sea (every
+        non-island hex but the lagoon)."""
+        if 1 not in self.v.challenges:
+            return 1
+        outer = any(n not in self.board.island and n != self.board.lagoon
+                    for n in self.board.neighbours[h])
+        return 1 if outer else 2
+
+    def _room(self, h) -> bool:
+        return len(self.explorers_on_land(h)) < self._cap(h)
 
     def _ev_place_boat(self, ev):
         """B4.4, R19, X1.4: boats in seat order, on an empty sea hex next to land, no boat or creature."""
@@ -656,12 +718,19 @@ class Position:
         if self.phase == self.VOLCANO:
             if reason != "volcano":
                 raise Fail("B7.1", f"end reason: expected 'volcano', found {reason!r}")
+        elif self.phase == self.ENDING:
+            want, rule = self.pending_end
+            if reason != want:
+                raise Fail(rule, f"end reason: expected {want!r}, found {reason!r}")
         elif reason == "turn_cap":
             if self.phase != self.BETWEEN or self.turn != self.v.max_turns:
                 raise Fail("R10", f"turn_cap end after {self.turn} turns (cap {self.v.max_turns}); "
                                   f"the cap ends the game once turn {self.v.max_turns} is complete")
         elif reason == "volcano":
             raise Fail("B7.1", "end reason 'volcano' but the volcano was not revealed")
+        elif reason in ("no_explorers", "island_gone"):
+            rule = "X2.2" if reason == "no_explorers" else "X2.4"
+            raise Fail(rule, f"end reason {reason!r}, but that end rule is not met (or not in force)")
         else:
             raise Fail("B7.1", f"end reason {reason!r} is not possible in the base game here")
         self.end_reason = reason
@@ -799,6 +868,25 @@ class Position:
             raise Fail("format", f"move: unknown what={what!r}")
         self.mp_used += 1
         return rule
+
+    def _ev_bonus(self, ev):
+        """X6.3 / X6.6: after a sinking, seats in turn order from the active one may each move
+        one of their explorers from the sunk tile one step (an explorer, never a boat)."""
+        s = ev.get("seat")
+        order = [(self.seat + j) % self.v.seats for j in range(self.v.seats)]
+        if s not in order or order.index(s) <= self.bonus_done:
+            raise Fail("X6.6", f"bonus move by seat {s!r}: seats are asked once each, in turn "
+                               f"order from seat {self.seat}")
+        self.bonus_done = order.index(s)
+        if ev.get("what") != "explorer":
+            raise Fail("X6.6", "the bonus point moves an explorer, never a boat")
+        e = ev.get("id")
+        if e not in self.sunk_from:
+            raise Fail("X6.3", f"bonus move of explorer {e!r}, which did not stand on the tile "
+                               f"just sunk")
+        if self.ex[e][1] not in ("sea", "boat"):
+            raise Fail("X6.3", f"bonus move of explorer {e}, which is no longer on the board")
+        return self._move_explorer(s, ev)
 
     def _move_explorer(self, seat, ev) -> str:
         """B6.1-B6.5, R3, R13, R17: one step of one of the seat's own explorers."""
@@ -964,6 +1052,8 @@ class Position:
         self.tags[("land", h)] = "B5.6"
         self.tiles_removed += 1
         self.removed_backs[back] += 1
+        self.sunk_from = set(self.explorers_on_land(h))      # X6.3
+        self.bonus_done = -1
         for e in self.explorers_on_land(h):
             self.set_ex(e, "sea", h, "B5.6")
         self._resolve_hex(h)
@@ -972,7 +1062,10 @@ class Position:
         else:
             self.hands[seat][BACK_INDEX[back]] += 1
             self.tags[("hand", seat)] = "B5.6"
-        self.phase = self.VOLCANO if back == "volcano" else self.ROLL
+        if back == "volcano" and {2, 4} & set(self.v.challenges):
+            self.phase = self.ROLL                      # X2.2 / X2.4: resolved as a whirlpool
+        else:
+            self.phase = self.VOLCANO if back == "volcano" else self.ROLL
         return "B5.6"
 
     def _place_from_supply(self, kind: str, h: int, rule: str):
@@ -1043,7 +1136,10 @@ class Position:
                         self.put_creature(k, n, GONE, "B3.4")
 
     def _green_volcano(self, h, board_ids, take):
-        """B3.5, B5.7, B7.1: the game ends at once (no creature roll)."""
+        """B3.5, B5.7, B7.1: the game ends at once (no creature roll); with Challenge 2 or 4 the
+        volcano is a whirlpool instead (X2.2, X2.4)."""
+        if {2, 4} & set(self.v.challenges):
+            self._green_whirlpool(h, board_ids, take)
 
     # -------------------------------------------------------------------- step 4 (B5.4, B6.8-B6.12)
     def _ev_roll(self, ev):
@@ -1147,6 +1243,7 @@ class Position:
     _HANDLERS = {
         "layout": _ev_layout, "place_explorer": _ev_place_explorer, "place_boat": _ev_place_boat,
         "turn_start": _ev_turn_start, "play_tile": _ev_play_tile, "move": _ev_move,
+        "bonus": _ev_bonus,
         "sink": _ev_sink, "roll": _ev_roll, "creature": _ev_creature, "end": _ev_end,
     }
 
@@ -1303,7 +1400,8 @@ class Position:
             safe = [row for row in mine if row[1] == "safe"]
             lost = [row for row in mine if row[1] == "lost"]
             stranded = [row for row in mine if row[1] in ("land", "boat", "sea", "unplaced")]
-            rec[f"score_{s}"] = sum(self.ex_value[r[0]] for r in safe)
+            rec[f"score_{s}"] = (len(safe) if 3 in self.v.challenges       # X2.3: all worth 1
+                                 else sum(self.ex_value[r[0]] for r in safe))
             rec[f"rescued_{s}"] = len(safe)
             rec[f"rescued_value_{s}"] = sum(self.ex_value[r[0]] for r in safe)
             rec[f"lost_{s}"] = len(lost) + len(stranded)
@@ -1318,8 +1416,8 @@ class Position:
     def decided_by(self, rec: dict) -> str:
         """B7.3 / X1.6: the step that decides the winner. Players' keys are the sums over their
         seats (B4.5). ``score`` when one player has the top score; under the chain (a) most
-        explorers rescued, (b) highest value rescued (only with Challenge 3, not in these
-        settings), (c) fewest turns taken; ``shared`` when a tie stands."""
+        explorers rescued, (b) highest value rescued (only with Challenge 3), (c) fewest turns
+        taken; ``shared`` when a tie stands."""
         players = range(self.v.players)
 
         def total(name, p):
@@ -1332,7 +1430,10 @@ class Position:
             return "score"
         if self.v.tiebreak == "shared":
             return "shared"
-        for step, name, sign in (("rescued", "rescued", 1), ("turns", "turns", -1)):
+        keys = [("rescued", "rescued", 1), ("turns", "turns", -1)]
+        if 3 in self.v.challenges:
+            keys.insert(1, ("value", "rescued_value", 1))
+        for step, name, sign in keys:
             best = max(sign * total(name, p) for p in alive)
             alive = [p for p in alive if sign * total(name, p) == best]
             if len(alive) == 1:

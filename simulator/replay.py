@@ -93,7 +93,7 @@ def _event(i: int, row: np.ndarray, before: np.ndarray, after: np.ndarray, seats
         out.update(boat=a, hex=b)
     elif kind == "play_tile":
         out.update(back=BACK_NAMES[a], piece=b, path=_path(row, 5))
-    elif kind == "move":
+    elif kind in ("move", "bonus"):
         if a == MV_BOAT:
             out.update(what="boat", id=b, mode="sail", to=c, boat=None)
         else:
@@ -164,7 +164,10 @@ def format_log(log: dict) -> str:
     strategies = log["strategies"]
     s = log["settings"]
     lines = [f"Game {log['game']} of seed {log['seed']}: {s['players']} players, "
-             f"{s['seats']} seats, strategies {', '.join(strategies)}"]
+             f"{s['seats']} seats, strategies {', '.join(strategies)}; boats "
+             f"{','.join(map(str, s.get('boats_per_seat', [])))}; challenges "
+             f"{','.join(map(str, s.get('challenges') or [])) or 'none'}; tie-break "
+             f"{s.get('tiebreak', 'shared')}"]
     for ev in log["events"]:
         t, seat = ev["type"], ev["seat"]
         who = f"seat {seat}"
@@ -179,12 +182,14 @@ def format_log(log: dict) -> str:
         elif t == "play_tile":
             path = " -> ".join(loc_name(x) for x in ev["path"])
             lines.append(f"  plays {ev['back']} on piece {ev['piece']}: {path}")
-        elif t == "move":
+        elif t in ("move", "bonus"):
+            bonus = f"bonus move of seat {seat} (X6.3), " if t == "bonus" else ""
             if ev["what"] == "boat":
-                lines.append(f"  sails boat {ev['id']} to {loc_name(ev['to'])}")
+                lines.append(f"  {bonus}sails boat {ev['id']} to {loc_name(ev['to'])}")
             else:
                 extra = f" (boat {ev['boat']})" if ev["boat"] is not None else ""
-                lines.append(f"  {ev['mode']}: {_ex(values, ev['id'])} to {loc_name(ev['to'])}{extra}")
+                lines.append(f"  {bonus}{ev['mode']}: {_ex(values, ev['id'])} to "
+                             f"{loc_name(ev['to'])}{extra}")
         elif t == "sink":
             extra = f", {len(ev['board'])} board it" if ev["back"] == "boat" else ""
             lines.append(f"  sinks {loc_name(ev['hex'])}: {ev['back']}{extra}")
@@ -202,6 +207,8 @@ def format_log(log: dict) -> str:
     rec = log["record"]
     lines.append("Scores: " + ", ".join(
         f"seat {x}: {rec[f'score_{x}']} ({rec[f'rescued_{x}']} rescued)" for x in range(s["seats"])))
+    if "decided_by" in rec:
+        lines.append(f"Winner decided by: {rec['decided_by']} ({rec['tiebreak']} tie-break)")
     return "\n".join(lines)
 
 

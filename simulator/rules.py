@@ -17,6 +17,7 @@ import numpy as np
 from simulator.jit import hot
 
 from .board import (
+    DENSE_CAP,
     ACCESS_ISLE,
     COAST_HEXES,
     ISLAND_HEXES,
@@ -103,7 +104,9 @@ W_SEARCH = 4 * N_LOC          # id of the current search
 W_ENGINE = W_SEARCH + 1
 W_PATH = W_ENGINE             # 3 cells: the path of the current multi-hex move
 W_SWIM = W_PATH + 3           # MAX_EX cells: the swimmers a boat tile may take aboard
-W_SIZE = W_SWIM + MAX_EX
+W_SUNK_N = W_SWIM + MAX_EX    # X6.3: how many explorers stood on the tile that sank ...
+W_SUNK = W_SUNK_N + 1         # ... and which (MAX_EX cells)
+W_SIZE = W_SUNK + MAX_EX
 
 
 # ============================================================================ basic queries
@@ -438,22 +441,25 @@ def options_pick_explorer(S, seat, opts):
 
 
 @hot
-def options_place_explorer(S, seat, slot, opts, per_tile):
-    """B4.3, second half: an empty land tile for explorer ``slot`` (``per_tile`` explorers at
-    most: 1 in the base game)."""
+def options_place_explorer(S, seat, slot, opts, dense):
+    """B4.3, second half: an empty land tile for explorer ``slot``; with ``dense`` (Challenge 1,
+    X2.1) a tile with room: 2 explorers, 1 next to the outer sea."""
     n = 0
     for i in range(ISLAND_HEXES.shape[0]):
         h = ISLAND_HEXES[i]
+        cap = DENSE_CAP[h] if dense else 1
         opts[n, 0] = slot
         opts[n, 1] = h
-        n += np.int64((S[HEX_TERRAIN + h] >= 0) & (S[HEX_NLAND + h] < per_tile))
+        n += np.int64((S[HEX_TERRAIN + h] >= 0) & (S[HEX_NLAND + h] < cap))
     return n
 
 
 @hot
 def options_place_stacked(S, seat, slot, opts):
-    """X1.3 (6 players): the last explorer of the fifth and sixth seats goes on a tile that
-    already holds exactly one explorer, and not one of its own colour."""
+    """A tile already holding exactly one explorer, not of the seat's own colour: where the
+    last explorer of the fifth and sixth seats goes with 6 players (X1.3), and every explorer
+    once all tiles are occupied under Challenge 6 (X6.2: at most 2 per tile, never onto one's
+    own colour)."""
     n = 0
     for i in range(ISLAND_HEXES.shape[0]):
         h = ISLAND_HEXES[i]
@@ -464,6 +470,22 @@ def options_place_stacked(S, seat, slot, opts):
             own = own | ((S[EX_LOC + e] == L_LAND) & (S[EX_AT + e] == h))
         if not own:
             n = _add(opts, n, slot, h, 0, 0)
+    return n
+
+
+@hot
+def options_bonus_pieces(S, seat, W, opts):
+    """X6.3 / X6.6, first half: ``(0, -1, -1, -1)`` = pass, then ``(1, e, -1, -1)`` for each of
+    the seat's explorers that stood on the tile just sunk (``W_SUNK``), is still on the board
+    (swimming or in a boat) and can move one step."""
+    n = _add(opts, 0, MV_STOP, -1, -1, -1)
+    for j in range(W[W_SUNK_N]):
+        e = W[W_SUNK + j]
+        if S[EX_SEAT + e] != seat:
+            continue
+        loc = S[EX_LOC + e]
+        if loc == L_BOAT or (loc == L_SEA and swimmer_can_move(S, e)):
+            n = _add(opts, n, MV_EXPLORER, e, -1, -1)
     return n
 
 

@@ -13,6 +13,7 @@ from strategies import STRATEGY_CODES
 from .scoring import TIEBREAKS
 
 SUPPORTED_PLAYERS = (2, 3, 4, 5, 6)
+CHALLENGES = (1, 2, 3, 4, 6)                                       # X2.1-X2.4, X6
 RULES_BOATS = {2: (2, 2, 2, 2), 3: (2, 2, 2), 4: (2, 2, 2, 2),     # B4.4, B4.5
                5: (1, 1, 2, 2, 2), 6: (1, 1, 1, 1, 2, 2)}          # X1.1, X1.2
 
@@ -35,6 +36,7 @@ class Settings:
     creatures_must_move: bool = False         # R2 / R21
     max_turns: int = 400                      # R10
     tiebreak: str = ""                        # B7.3 / X1.6; empty = chain for 5-6, else shared
+    challenges: tuple[int, ...] = ()          # X2-X4 Challenges 1-4, X6 Challenge 6
 
     def __post_init__(self):
         if self.players not in SUPPORTED_PLAYERS:
@@ -52,7 +54,17 @@ class Settings:
                 raise SettingsError(f"unknown strategy {s!r}; accepted: "
                                     f"{', '.join(STRATEGY_CODES)}")
         object.__setattr__(self, "strategies", strategies)
-        boats = tuple(self.boats) or RULES_BOATS[self.players]
+        challenges = tuple(sorted(set(self.challenges)))
+        for c in challenges:
+            if c not in CHALLENGES:
+                raise SettingsError(f"unknown challenge {c!r}; accepted: "
+                                    f"{', '.join(map(str, CHALLENGES))}")
+        if 6 in challenges and self.players < 5:
+            raise SettingsError(f"challenge 6 (Overpopulated) needs 5 or 6 players, got "
+                                f"{self.players}")
+        object.__setattr__(self, "challenges", challenges)
+        # X6.1: with Challenge 6 everyone keeps 10 explorers and gets 2 boats
+        boats = tuple(self.boats) or ((2,) * n if 6 in challenges else RULES_BOATS[self.players])
         if len(boats) != n or any(not 0 <= b <= 3 for b in boats) or sum(boats) > 12:
             raise SettingsError(f"boats must be {n} numbers of 0-3 (one per seat, at most 12 "
                                 f"in all), got {','.join(map(str, boats))}")
@@ -73,6 +85,11 @@ class Settings:
         return tuple(s % self.players for s in range(self.seats))
 
     @property
+    def challenge_bits(self) -> int:
+        """The ``CH_*`` bits of ``simulator.state`` (bit ``c - 1`` for Challenge ``c``)."""
+        return sum(1 << (c - 1) for c in self.challenges)
+
+    @property
     def strategy_ids(self) -> tuple[int, ...]:
         return tuple(STRATEGY_CODES[s] for s in self.strategies)
 
@@ -81,4 +98,4 @@ class Settings:
                 "player_of_seat": list(self.player_of_seat),
                 "boats_per_seat": list(self.boats), "lagoon_is_sea": self.lagoon_is_sea,
                 "creatures_must_move": self.creatures_must_move, "max_turns": self.max_turns,
-                "tiebreak": self.tiebreak}
+                "tiebreak": self.tiebreak, "challenges": list(self.challenges)}

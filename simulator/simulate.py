@@ -32,6 +32,7 @@ def settings_vector(s: Settings) -> np.ndarray:
     st[E.ST_LAGOON_SEA] = int(s.lagoon_is_sea)
     st[E.ST_MUST_MOVE] = int(s.creatures_must_move)
     st[E.ST_MAX_TURNS] = s.max_turns
+    st[E.ST_CHALLENGES] = s.challenge_bits
     st[E.ST_BOATS:E.ST_BOATS + s.seats] = s.boats
     st[E.ST_SIDS:E.ST_SIDS + s.seats] = s.strategy_ids
     return st
@@ -100,10 +101,12 @@ def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -
         keys.append(np.column_stack([seat_cols[:, [s for s in range(settings.seats)
                                                    if settings.player_of_seat[s] == p]].sum(axis=1)
                                      for p in range(settings.players)]))
-    _, step = decide(*keys, rule=settings.tiebreak)
+    _, step = decide(*keys, rule=settings.tiebreak, equal=3 in settings.challenges)
     cols["tiebreak"] = pd.Categorical.from_codes(
         np.full(n, TIEBREAKS.index(settings.tiebreak), np.int8), categories=list(TIEBREAKS))
     cols["decided_by"] = pd.Categorical.from_codes(step.astype(np.int8), categories=list(STEPS))
+    label = ",".join(map(str, settings.challenges)) or "none"           # e.g. "1,3"
+    cols["challenges"] = pd.Categorical.from_codes(np.zeros(n, np.int8), categories=[label])
     # the rule flags, so that tables from different settings can be concatenated and grouped
     cols["lagoon_is_sea"] = np.full(n, settings.lagoon_is_sea)
     cols["creatures_must_move"] = np.full(n, settings.creatures_must_move)

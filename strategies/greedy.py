@@ -11,7 +11,7 @@ when a creature has moved, since creatures never move during step 2.
 Each decision kind has its own scoring loop, so the per-option work stays small enough for the
 compiler to inline (a strategy is called for every decision of millions of games).
 """
-from simulator.board import BALL, BALL_N, DIST_TO_ACCESS, HEX_DIST, N_HEX, N_NEIGHBOURS, NEIGHBOURS
+from simulator.board import BALL, BALL_N, DIST_TO_ACCESS, HEX_DIST, N_HEX
 from simulator.jit import hot
 from simulator.rng import randint
 from simulator.rules import boat_moves, creature_can_move, creature_moves, explorer_moves, tile_rows
@@ -23,6 +23,8 @@ from simulator.state import (
     BOAT_HEX,
     BOAT_N,
     BOAT_P,
+    CH_EQUAL,
+    CHALLENGES,
     CR_HEX,
     CR_SLOTS,
     D_BOARD,
@@ -157,12 +159,20 @@ def _lead(pub, s, mem):
 
 
 @hot
+def _own(pub, mine, slot):
+    """What our explorer in ``slot`` scores: its value, or 1 under Everyone is Equal (X2.3)."""
+    if pub[CHALLENGES] & CH_EQUAL:
+        return 1.0
+    return float(mine[P_VALUE + slot])
+
+
+@hot
 def _value(pub, mine, seat, e, mem):
     """What explorer ``e`` is worth to ``seat``: its value if ours, the mean value for our other
     colour (2 players), and a negative weight for other players' (hurting them helps)."""
     s = pub[EX_SEAT + e]
     if s == seat:
-        return float(mine[P_VALUE + e % SLOTS])
+        return _own(pub, mine, e % SLOTS)
     if pub[PLAYER_OF + s] == pub[PLAYER_OF + seat]:
         return OTHER_VALUE
     return -0.3 * OTHER_VALUE * _lead(pub, s, mem)
@@ -284,7 +294,7 @@ def _score_move(pub, mine, seat, mem, what, i, dest, boat):
         mem[M_PIECE_KEY] = key
         loc = pub[EX_LOC + i]
         at = pub[EX_AT + i]
-        mem[M_PIECE_A] = float(mine[P_VALUE + i % SLOTS])
+        mem[M_PIECE_A] = _own(pub, mine, i % SLOTS)
         mem[M_PIECE_B] = _pot(pub, mem, loc, pub[BOAT_HEX + at] if loc == L_BOAT else at)
     if dest >= N_HEX:
         new = SAFE_POT
@@ -302,7 +312,7 @@ def _score_place_boat(pub, mine, seat, h):
     s = -0.5 * DIST_TO_ACCESS[h]
     for e in range(seat * SLOTS, seat * SLOTS + SLOTS):       # our explorers next to it
         if pub[EX_LOC + e] == L_LAND and HEX_DIST[h, pub[EX_AT + e]] == 1:
-            s += mine[P_VALUE + e % SLOTS]
+            s += _own(pub, mine, e % SLOTS)
     return s
 
 
@@ -349,10 +359,10 @@ def _score(pub, mine, seat, kind, opts, k, mem):
         return (_victims(pub, mine, seat, a, c, mem)
                 + 3.0 * _threat_change(pub, seat, a, start, c, mem))
     if kind == D_PICK_EXPLORER:
-        return float(mine[P_VALUE + a])             # the most valuable first
+        return _own(pub, mine, a)                   # the most valuable first
     if kind == D_PLACE_EXPLORER:
         h = opts[k, 1]
-        return mine[P_VALUE + a] * (20.0 - DIST_TO_ACCESS[h] + 1.5 * pub[HEX_TERRAIN + h])
+        return _own(pub, mine, a) * (20.0 - DIST_TO_ACCESS[h] + 1.5 * pub[HEX_TERRAIN + h])
     if kind == D_PLACE_BOAT:
         return _score_place_boat(pub, mine, seat, a)
     if kind == D_SINK:
@@ -424,7 +434,7 @@ def _best_move(pub, mine, seat, opts, lo, hi, rng, mem):
                 key = 100 + i
                 loc = pub[EX_LOC + i]
                 at = pub[EX_AT + i]
-                worth = float(mine[P_VALUE + i % SLOTS])
+                worth = _own(pub, mine, i % SLOTS)
                 here = _pot(pub, mem, loc, pub[BOAT_HEX + at] if loc == L_BOAT else at)
             if dest >= N_HEX:
                 new = SAFE_POT

@@ -144,10 +144,10 @@ class Table:
     def __init__(self, players: int = 4, *, lagoon_is_sea: bool = True,
                  creatures_must_move: bool = False, max_turns: int = 400, seed: int = 1,
                  game: int = 0, strategy: str = "scripted", boats: tuple[int, ...] = (),
-                 tiebreak: str = ""):
+                 tiebreak: str = "", challenges: tuple[int, ...] = ()):
         self.settings = Settings(players=players, lagoon_is_sea=lagoon_is_sea,
                                  creatures_must_move=creatures_must_move, max_turns=max_turns,
-                                 boats=boats, tiebreak=tiebreak)
+                                 boats=boats, tiebreak=tiebreak, challenges=challenges)
         self.seats = self.settings.seats
         self.st = settings_vector(self.settings)
         sid = SCRIPTED_ID if strategy == "scripted" else STRATEGY_CODES[strategy]
@@ -353,7 +353,7 @@ class Table:
         elif kind == ST.D_PICK_EXPLORER:
             n, w = R.options_pick_explorer(S, i32(seat), o), 1
         elif kind == ST.D_PLACE_EXPLORER:
-            n, w = R.options_place_explorer(S, i32(seat), i32(0), o, 1), 2
+            n, w = R.options_place_explorer(S, i32(seat), i32(0), o, False), 2
         else:
             raise ValueError(kind)
         return [tuple(int(x) for x in o[i, :w]) for i in range(n)]

@@ -29,7 +29,7 @@ BACKS = ("whale", "shark", "boat", "whirlpool", "volcano", "dolphin", "wind", "m
 CONTRACT = (["game", "seed", "players", "seats", "end_reason", "end_seat", "turns",
              "tiles_removed"] + [f"back_{b}" for b in BACKS]
             + [f"{f}_{s}" for s in range(6) for f in SEAT_FIELDS]
-            + ["tiebreak", "decided_by", "lagoon_is_sea", "creatures_must_move", "max_turns"])
+            + ["tiebreak", "decided_by", "challenges", "lagoon_is_sea", "creatures_must_move", "max_turns"])
 
 
 def runner() -> CliRunner:
@@ -115,6 +115,23 @@ def test_simulate_six_players_chain_tiebreak_and_boats(tmp_path):
     assert r3.exit_code == 0 and "boats 3,3,3,3" in r3.stdout and "chain (X1.6)" in r3.stdout
 
 
+def test_simulate_challenges_are_played_and_recorded(tmp_path):
+    """X2: --challenge 2,3,4 reaches the engine (ends by no_explorers / island_gone, scores
+    count explorers) and the table's `challenges` column; replay --check agrees."""
+    out = tmp_path / "ch.csv"
+    r = invoke("simulate", "--players", 5, "--games", 40, "--seed", 4, "--strategies", "greedy",
+               "--challenge", "4,3,2", "--out", out, "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert "challenges 2,3,4" in r.stdout
+    df = pd.read_csv(out)
+    assert (df["challenges"] == "2,3,4").all()
+    assert set(df["end_reason"]) <= {"no_explorers", "island_gone", "turn_cap"}
+    assert (df["score_0"] == df["rescued_0"]).all()                     # X2.3
+    r2 = invoke("replay", "--seed", 4, "--game", 1, "--players", 5, "--strategies", "greedy",
+                "--challenge", "2,3,4", "--check")
+    assert r2.exit_code == 0 and "challenges 2,3,4" in r2.stdout and "referee: OK" in r2.stdout
+
+
 def test_simulate_csv_two_players(tmp_path):
     out = tmp_path / "two.csv"
     r = invoke("simulate", "--players", 2, "--games", 12, "--seed", 5, "--strategies",
@@ -192,6 +209,9 @@ BAD_SIMULATE = {
     "boats over 12": (["--players", 5, "--boats", "3,3,3,3,1"], "at most 12"),
     "boats not numbers": (["--boats", "two"], "`rules` or comma-separated numbers 0-3"),
     "bad tiebreak": (["--tiebreak", "coin"], "'shared', 'chain'"),
+    "unknown challenge": (["--challenge", "1,9"], "accepted: 1, 2, 3, 4, 6"),
+    "challenge not a number": (["--challenge", "x"], "accepted: 1, 2, 3, 4, 6"),
+    "challenge 6 with 4 players": (["--challenge", "6"], "needs 5 or 6 players"),
     "zero games": (["--games", 0], "x>=1"),
     "negative games": (["--games", -5], "x>=1"),
     "negative seed": (["--seed", -1], "0<=x"),

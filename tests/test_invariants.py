@@ -12,17 +12,25 @@ import numpy as np
 import pytest
 
 from simulator import engine as E
-from simulator.board import N_HEX
+from simulator.board import DENSE_CAP, N_HEX
 from simulator.settings import Settings
 from simulator.simulate import settings_vector
 from simulator.state import (
     B_VOLCANO,
+    CH_ATLANTIS_GONE,
+    CH_DENSE,
+    CH_LEAVE_NONE,
+    CH_OVERPOP,
+    CHALLENGES,
     BOAT_HEX,
     BOAT_N,
     BOAT_P,
     CR_HEX,
     CR_SLOTS,
     DOLPHIN,
+    E_ISLAND_GONE,
+    E_NO_EXPLORERS,
+    E_TURN_CAP,
     E_VOLCANO,
     EX_AT,
     EX_LOC,
@@ -36,6 +44,7 @@ from simulator.state import (
     L_LAND,
     L_OFF,
     L_SEA,
+    MAX_TURNS,
     MAX_EX,
     N_BOATS,
     N_PLAYERS,
@@ -45,6 +54,7 @@ from simulator.state import (
     SHARK,
     STATE_SIZE,
     TERRAIN_LEFT,
+    TURN,
     WHALE,
 )
 
@@ -66,11 +76,23 @@ def check_snapshots(ev: np.ndarray, X: np.ndarray) -> None:
     in_play = loc[0] != L_OFF
     players, seats = X[0, N_PLAYERS], X[0, N_SEATS]
     per_colour = {5: 8, 6: 7}.get(players, 10)                      # X1.1, X1.2
+    if X[0, CHALLENGES] & CH_OVERPOP:
+        per_colour = 10                                              # X6.1
     assert (in_play.reshape(-1, 10).sum(axis=1) == [per_colour] * seats + [0] * (6 - seats)).all()
-    most = 2 if players == 6 else 1                                  # B4.3, X1.3 (at setup:
-    placed = np.flatnonzero(ev[:, 0] == E.EV_PLACE_EXPLORER)[-1]     # explorers walk together
-    nland = X[placed, HEX_NLAND:HEX_NLAND + N_HEX]                   # later, B6.2)
-    assert nland.max() <= most and (nland == 2).sum() == (2 if players == 6 else 0)
+    challenges = X[0, CHALLENGES]
+    setup_end = np.flatnonzero(ev[:, 0] == E.EV_PLACE_EXPLORER)[-1]  # at setup (explorers walk
+    nland = X[setup_end, HEX_NLAND:HEX_NLAND + N_HEX]                   # together later, B6.2)
+    if challenges & CH_OVERPOP:                                      # X6.2
+        assert nland.max() <= 2
+        if not challenges & CH_DENSE:        # (X2.1 itself lets one colour fill a tile)
+            land = np.flatnonzero(loc[setup_end] == L_LAND)
+            pairs = {(int(at[setup_end, e]), e // 10) for e in land}
+            assert len(pairs) == len(land), "two explorers of one colour on a tile"
+    elif challenges & CH_DENSE:                                      # X2.1
+        assert (nland <= DENSE_CAP).all()
+    else:                                                            # B4.3, X1.3
+        assert nland.max() <= (2 if players == 6 else 1)
+        assert (nland == 2).sum() == (2 if players == 6 else 0)
     # every explorer in exactly one place: recount the occupancy arrays from the explorers
     for kind, region in ((L_LAND, HEX_NLAND), (L_SEA, HEX_NSWIM)):
         counts = np.zeros((n, N_HEX), np.int64)
@@ -127,9 +149,34 @@ def check_snapshots(ev: np.ndarray, X: np.ndarray) -> None:
         lowest = np.flatnonzero(before[TERRAIN_LEFT:TERRAIN_LEFT + 3] > 0)[0]
         assert before[HEX_TERRAIN + h] == lowest, "a tile sank out of terrain order"
     volcano = [i for i in sinks if ev[i, 4] == B_VOLCANO]
-    assert len(volcano) == 1 and volcano[0] == n - 2, "the game did not end at the volcano"
-    assert ev[-1, 0] == E.EV_END and ev[-1, 3] == E_VOLCANO
+    assert ev[-1, 0] == E.EV_END
     assert in_play.sum() == (loc[-1] != L_OFF).sum()
+    if not challenges & (CH_LEAVE_NONE | CH_ATLANTIS_GONE):
+        assert len(volcano) == 1 and volcano[0] == n - 2, "the game did not end at the volcano"
+        assert ev[-1, 3] == E_VOLCANO
+        return
+    # X2.2, X2.4, X2.5: the volcano is a whirlpool; the game ends the moment an end rule is
+    # met (or at the turn cap), and not before
+    reason = ev[-1, 3]
+    on_board = np.isin(loc, [L_LAND, L_BOAT, L_SEA]).sum(axis=1)
+    tiles = X[:, HEX_TERRAIN:HEX_TERRAIN + N_HEX].__ge__(0).sum(axis=1)
+    met = np.zeros(n, bool)
+    if challenges & CH_LEAVE_NONE:
+        met |= on_board == 0
+    if challenges & CH_ATLANTIS_GONE:
+        met |= tiles == 0
+    met[:setup_end + 1] = False
+    if reason == E_TURN_CAP:
+        assert not met.any() and X[-1, TURN] == X[-1, MAX_TURNS]
+    else:
+        assert reason in (E_NO_EXPLORERS, E_ISLAND_GONE)
+        first = int(np.flatnonzero(met)[0])
+        assert first == n - 2, "the game did not end the moment its end rule was met"
+        if reason == E_NO_EXPLORERS:
+            assert on_board[-1] == 0
+        else:
+            assert tiles[-1] == 0
+            assert on_board[-1] > 0 or not challenges & CH_LEAVE_NONE   # both: no_explorers
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -141,4 +188,24 @@ def test_invariants_after_every_step(players, mix):
                np.zeros(STATE_SIZE, np.int32))
     for game in range(GAMES):
         ev, X = _play(settings, 11, game, buffers)
+        check_snapshots(ev, X)
+
+
+# every player count under each of Challenges 1-4 and all four together; Challenge 6 (5-6
+# players only) alone and with all the others
+CHALLENGE_RUNS = ([(p, c) for c in [(1,), (2,), (3,), (4,), (1, 2, 3, 4)] for p in range(2, 7)]
+                  + [(p, c) for c in [(6,), (1, 2, 3, 4, 6)] for p in (5, 6)])
+CHALLENGE_IDS = [f"{p}p-c{''.join(map(str, c))}" for p, c in CHALLENGE_RUNS]
+
+@pytest.mark.parametrize("players,challenges", CHALLENGE_RUNS, ids=CHALLENGE_IDS)
+def test_invariants_under_challenges(players, challenges):
+    """The same invariants, and X2.1/X2.2/X2.4/X2.5, after every event of games under each
+    challenge (random and greedy seats mixed; fewer games per setting than the base runs)."""
+    seats = 4 if players == 2 else players
+    settings = Settings(players=players, challenges=challenges,
+                        strategies=tuple(("greedy", "random")[s % 2] for s in range(seats)))
+    buffers = (np.zeros((6000, E.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
+               np.zeros(STATE_SIZE, np.int32))
+    for game in range(GAMES // 10):
+        ev, X = _play(settings, 12, game, buffers)
         check_snapshots(ev, X)

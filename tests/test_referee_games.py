@@ -103,3 +103,70 @@ def test_referee_checks_explorers_removed_with_5_players():
     bad["explorers"].append({"id": 5, "seat": 0, "slot": 5, "value": 3})
     found = referee.check(bad)
     assert found is not None and found.rule == "X1.1"
+
+
+# every player count under each of Challenges 1-4 and all four together; Challenge 6 (5-6
+# players only) alone and with all the others
+CHALLENGE_RUNS = ([(p, c) for c in [(1,), (2,), (3,), (4,), (1, 2, 3, 4)] for p in range(2, 7)]
+                  + [(p, c) for c in [(6,), (1, 2, 3, 4, 6)] for p in (5, 6)])
+CHALLENGE_IDS = [f"{p}p-c{''.join(map(str, c))}" for p, c in CHALLENGE_RUNS]
+
+@pytest.mark.parametrize("players,challenges", CHALLENGE_RUNS, ids=CHALLENGE_IDS)
+def test_referee_agrees_under_challenges(players, challenges):
+    """X2.1-X2.5 on logged games of every player count (fewer games per setting than the
+    base runs: the challenge code paths are few and each game exercises them)."""
+    for game in range(8):
+        s = _settings(players, game)
+        s = Settings(players=players, strategies=s.strategies, challenges=challenges)
+        found = referee.check(game_log(s, 31, game))
+        assert found is None, f"game {game}: {found}"
+
+
+def test_referee_catches_x2_violations():
+    """X2.1 (a third explorer on a tile under Challenge 1), X2.3 (a record scoring values under
+    Challenge 3) and X2.4 (a game said to end at the volcano under Challenge 4)."""
+    log = game_log(Settings(players=4, strategies=("greedy",), challenges=(1,)), 6, 0)
+    places = [ev for ev in log["events"] if ev["type"] == "place_explorer"]
+    bad = copy.deepcopy(log)
+    for ev in places[1:3]:                        # the next two go where the first went
+        bad["events"][ev["i"]]["hex"] = places[0]["hex"]
+    found = referee.check(bad)
+    assert found is not None and found.rule in ("X2.1", "B4.3") and found.event <= places[2]["i"]
+
+    log = game_log(Settings(players=4, strategies=("greedy",), challenges=(3,)), 6, 1)
+    bad = copy.deepcopy(log)
+    s = next(s for s in range(4) if log["record"][f"rescued_{s}"] > 0)
+    bad["record"][f"score_{s}"] = log["record"][f"rescued_value_{s}"] + 1
+    found = referee.check(bad)
+    assert found is not None and f"score_{s}" in found.message
+
+    log = game_log(Settings(players=4, strategies=("greedy",), challenges=(4,)), 6, 2)
+    assert log["record"]["end_reason"] == "island_gone"
+    bad = copy.deepcopy(log)
+    bad["events"][-1]["reason"] = "volcano"
+    found = referee.check(bad)
+    assert found is not None and found.rule in ("X2.4", "B7.1")
+
+
+def test_referee_catches_x6_bonus_violations():
+    """X6.3 / X6.6: a bonus move of an explorer that was not on the sunk tile, or one asked out
+    of turn order, is reported at that event."""
+    log = game_log(Settings(players=5, strategies=("greedy",), challenges=(6,)), 78, 1)
+    bonus = [ev for ev in log["events"] if ev["type"] == "bonus" and ev["what"] == "explorer"]
+    assert bonus
+    ev = bonus[0]
+    sink = max(e["i"] for e in log["events"] if e["type"] == "sink" and e["i"] < ev["i"])
+    bad = copy.deepcopy(log)
+    on_tile = {x[0] for x in log["events"][sink - 1]["after"]["explorers"]
+               if x[1] == "land" and x[2] == log["events"][sink]["hex"]}
+    stranger = next(x[0] for x in log["events"][sink]["after"]["explorers"]
+                    if x[0] // 10 == ev["seat"] and x[0] not in on_tile)
+    bad["events"][ev["i"]]["id"] = stranger
+    found = referee.check(bad)
+    assert found is not None and found.event == ev["i"] and found.rule.startswith(("X6", "B6"))
+    bad = copy.deepcopy(log)
+    bad["events"].insert(ev["i"] + 1, copy.deepcopy(ev))         # the same seat asked twice
+    for i, e in enumerate(bad["events"]):
+        e["i"] = i
+    found = referee.check(bad)
+    assert found is not None and found.event == ev["i"] + 1 and found.rule == "X6.6"

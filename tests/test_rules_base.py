@@ -1255,16 +1255,19 @@ def test_r11_strategies_read_nothing_past_their_views():
     """R11: compiled code does not check array bounds, so a strategy that indexed past ``pub``
     would silently read secrets. Played as plain Python (NUMBA_DISABLE_JIT), the views are
     bounded numpy slices and any such read raises: a few whole games of every shipped
-    strategy at 2, 3 and 4 players must run clean."""
+    strategy at 2 to 6 players, with and without challenges, must run clean."""
     import os
     import subprocess
     import sys
     code = (
         "from simulator.settings import Settings\n"
         "from simulator.simulate import run_records\n"
-        "for p, strat in ((2, 'greedy,random,greedy,random'), (3, 'random,greedy,greedy'),\n"
-        "                 (4, 'greedy,random,random,greedy')):\n"
-        "    rows = run_records(Settings(players=p, strategies=tuple(strat.split(','))), 3, 0, 2)\n"
+        "for p, strat, ch in ((2, 'greedy,random,greedy,random', ()),\n"
+        "                     (3, 'random,greedy,greedy', (1, 3)),\n"
+        "                     (4, 'greedy,random,random,greedy', (2, 4)),\n"
+        "                     (6, 'greedy,random,greedy,random,greedy,random', (6,))):\n"
+        "    s = Settings(players=p, strategies=tuple(strat.split(',')), challenges=ch)\n"
+        "    rows = run_records(s, 3, 0, 2)\n"
         "    assert (rows[:, 2] > 0).all()\n"
     )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
