@@ -377,6 +377,19 @@ def _score(pub, mine, seat, kind, opts, k, mem):
 
 
 @hot
+def _tally(s, k, best, pick, ties, rng):
+    """Keep row ``k`` (score ``s``) if it beats the best so far; exact ties are broken
+    uniformly with the seat's noise stream (reservoir sampling)."""
+    if s > best + 1e-9:
+        return s, k, 1
+    if s > best - 1e-9:
+        ties += 1
+        if randint(rng, 0, ties) == 0:
+            pick = k
+    return best, pick, ties
+
+
+@hot
 def _best(pub, mine, seat, kind, opts, lo, hi, rng, mem):
     """Index of the best-scoring row of ``opts[lo:hi]``; exact ties are broken uniformly with
     the seat's noise stream."""
@@ -385,14 +398,7 @@ def _best(pub, mine, seat, kind, opts, lo, hi, rng, mem):
     ties = 0
     for k in range(lo, hi):
         s = _score(pub, mine, seat, kind, opts, k, mem)
-        if s > best + 1e-9:
-            best = s
-            pick = k
-            ties = 1
-        elif s > best - 1e-9:
-            ties += 1
-            if randint(rng, 0, ties) == 0:
-                pick = k
+        best, pick, ties = _tally(s, k, best, pick, ties, rng)
     return pick
 
 
@@ -445,14 +451,7 @@ def _best_move(pub, mine, seat, opts, lo, hi, rng, mem):
             else:
                 new = _pot(pub, mem, L_SEA, dest)
             s = worth * (new - here)
-        if s > best + 1e-9:
-            best = s
-            pick = k
-            ties = 1
-        elif s > best - 1e-9:
-            ties += 1
-            if randint(rng, 0, ties) == 0:
-                pick = k
+        best, pick, ties = _tally(s, k, best, pick, ties, rng)
     return pick
 
 
