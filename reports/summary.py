@@ -224,6 +224,9 @@ def run_summary(df: pd.DataFrame, tiebreak: str | None = None) -> dict:
     out["turn_cap_lo"], out["turn_cap_hi"] = wilson(capped, games)
     mean, sd, lo, hi, n = mean_ci(df["turns"].astype("int64"))
     out.update(mean_turns=mean, turns_lo=lo, turns_hi=hi)
+    if "bonus_moves" in df.columns and games and (df["bonus_moves"] > 0).any():    # X6.3
+        mean, sd, lo, hi, n = mean_ci(df["bonus_moves"].astype("int64"))
+        out.update(mean_bonus=mean, bonus_lo=lo, bonus_hi=hi)
     return out
 
 
@@ -340,4 +343,7 @@ def format_summary(table: pd.DataFrame, run: dict | None = None) -> str:
                      f"{_rate(run['turn_cap_rate'], run['turn_cap_lo'], run['turn_cap_hi'])}")
         lines.append(f"turns per game: mean {_num(run['mean_turns'])} "
                      f"[{_num(run['turns_lo'])}, {_num(run['turns_hi'])}], n={n}")
+        if "mean_bonus" in run:
+            lines.append(f"Overpopulated bonus moves per game: mean {_num(run['mean_bonus'])} "
+                         f"[{_num(run['bonus_lo'])}, {_num(run['bonus_hi'])}], n={n}")
     return "\n".join(lines)

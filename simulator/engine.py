@@ -74,6 +74,7 @@ from .state import (
     BOAT_N,
     BOAT_P,
     BOATS_ALLOC,
+    BONUS_MOVES,
     CH_ATLANTIS_GONE,
     CH_DENSE,
     CH_EQUAL,
@@ -178,7 +179,8 @@ C_NEV, C_ERR, C_LOG = 0, 1, 2
 ERR_BAD_CHOICE, ERR_LOG_FULL, ERR_NO_OPTION = 1, 2, 3
 
 # ---- per-game record ------------------------------------------------------------------------
-REC_GAME = ("players", "seats", "end_reason", "end_seat", "turns", "tiles_removed")
+REC_GAME = ("players", "seats", "end_reason", "end_seat", "turns", "tiles_removed",
+            "bonus_moves")
 REC_SEAT = ("score", "rescued", "rescued_value", "lost", "turns", "lost_serpent", "lost_shark",
             "lost_whale", "lost_whirlpool", "lost_squid", "lost_stranded")
 R_BACKS = len(REC_GAME)
@@ -555,6 +557,7 @@ def bonus_round(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
         n = explorer_moves(S, opts[k, 1], opts, 0)
         k = ask(S, st, rng, ctx, mem, W, s, D_MOVE, opts, n)
         apply_move(S, s, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+        S[BONUS_MOVES] += 1
         over = challenge_end(S, seat)
         log_event(S, ctx, ev, snaps, EV_BONUS, s, opts[k, 0], opts[k, 1], opts[k, 2],
                   opts[k, 3], 0, 0, 0)
@@ -677,6 +680,7 @@ def write_record(S, row):
         row[R_BACKS + b] = S[BACKS_REMOVED + b]
         total += S[BACKS_REMOVED + b]
     row[5] = total
+    row[6] = S[BONUS_MOVES]
     for s in range(nseats):
         base = R_SEAT0 + s * _RS
         for i in range(_RS):

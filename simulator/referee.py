@@ -318,6 +318,7 @@ class Position:
         self.face: str | None = None
         self.removed_backs = {b: 0 for b in BACKS}
         self.tiles_removed = 0
+        self.bonus_moves = 0                      # X6.3: bonus points used (record)
         self.end_reason: str | None = None
         self.end_seat = -1
         self.pending_end: tuple[str, str] | None = None    # (end reason, rule) once met
@@ -878,6 +879,7 @@ class Position:
             raise Fail("X6.6", f"bonus move by seat {s!r}: seats are asked once each, in turn "
                                f"order from seat {self.seat}")
         self.bonus_done = order.index(s)
+        self.bonus_moves += 1
         if ev.get("what") != "explorer":
             raise Fail("X6.6", "the bonus point moves an explorer, never a boat")
         e = ev.get("id")
@@ -1392,7 +1394,8 @@ class Position:
     def expected_record(self) -> dict:
         """B7.2, R18 and the record columns: the referee's own final tallies."""
         rec = {"players": self.v.players, "seats": self.v.seats, "end_reason": self.end_reason,
-               "end_seat": self.end_seat, "turns": self.turn, "tiles_removed": self.tiles_removed}
+               "end_seat": self.end_seat, "turns": self.turn, "tiles_removed": self.tiles_removed,
+               "bonus_moves": self.bonus_moves}
         for b in BACKS:
             rec["back_" + b] = self.removed_backs[b]
         for s in range(self.v.seats):
@@ -1447,6 +1450,8 @@ def _record_rule(col: str) -> str:
         return "B7.1"
     if col in ("end_seat", "turns") or col.startswith("turns_"):
         return "R18"
+    if col == "bonus_moves":
+        return "X6.3"
     if col == "tiles_removed" or col.startswith("back_"):
         return "B5.6"
     if col in ("players", "seats"):

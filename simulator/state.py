@@ -95,6 +95,7 @@ MAX_TURNS = _block(1)        # R10
 CHALLENGES = _block(1)       # CH_* bits
 SQUID_ON = _block(1)         # X7
 SQUID_ONLY = _block(1)       # X7.6
+BONUS_MOVES = _block(1)      # X6.3: Overpopulated bonus points used (record)
 TERRAIN_LEFT = _block(N_TERRAIN)
 PLAYER_OF = _block(MAX_SEATS)        # player of each seat (B4.5: seats A,B,A,B with 2 players)
 BOATS_ALLOC = _block(MAX_SEATS)      # boats each seat places (B4.4, X1.5)

@@ -27,7 +27,7 @@ SEAT_FIELDS = ("score", "rescued", "rescued_value", "lost", "turns", "lost_serpe
 BACKS = ("whale", "shark", "boat", "whirlpool", "volcano", "dolphin", "wind", "move_serpent",
          "move_shark", "move_whale", "defend_shark", "defend_whale")
 CONTRACT = (["game", "seed", "players", "seats", "end_reason", "end_seat", "turns",
-             "tiles_removed"] + [f"back_{b}" for b in BACKS]
+             "tiles_removed", "bonus_moves"] + [f"back_{b}" for b in BACKS]
             + [f"{f}_{s}" for s in range(6) for f in SEAT_FIELDS]
             + ["tiebreak", "decided_by", "challenges", "lagoon_is_sea", "creatures_must_move", "max_turns"])
 
@@ -127,6 +127,10 @@ def test_simulate_challenges_are_played_and_recorded(tmp_path):
     assert (df["challenges"] == "2,3,4").all()
     assert set(df["end_reason"]) <= {"no_explorers", "island_gone", "turn_cap"}
     assert (df["score_0"] == df["rescued_0"]).all()                     # X2.3
+    assert (df["bonus_moves"] == 0).all()
+    r3 = invoke("simulate", "--players", 6, "--games", 20, "--seed", 4, "--strategies", "greedy",
+                "--challenge", "6", "--no-progress")
+    assert r3.exit_code == 0 and "Overpopulated bonus moves per game" in r3.stdout
     r2 = invoke("replay", "--seed", 4, "--game", 1, "--players", 5, "--strategies", "greedy",
                 "--challenge", "2,3,4", "--check")
     assert r2.exit_code == 0 and "challenges 2,3,4" in r2.stdout and "referee: OK" in r2.stdout

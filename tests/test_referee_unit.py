@@ -276,7 +276,7 @@ class Game:
     def record(self) -> dict:
         rec = {"game": 0, "seed": 1, "players": self.settings["players"], "seats": self.seats,
                "end_reason": self.end_reason, "end_seat": self.end_seat, "turns": self.turn,
-               "tiles_removed": sum(self.removed.values())}
+               "tiles_removed": sum(self.removed.values()), "bonus_moves": 0}
         rec.update({f"back_{b}": n for b, n in self.removed.items()})
         for s in range(6):
             cols = ("score", "rescued", "rescued_value", "lost", "turns", "lost_serpent",

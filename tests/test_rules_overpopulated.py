@@ -82,6 +82,7 @@ def test_x6_3_bonus_point_in_turn_order_after_the_sinking_before_the_roll():
     assert t.where(b) == ("sea", (3, 4))
     assert t.creature_at("whale", 0) == (3, 4)                 # placed, then stayed
     assert t.script_used(1) == 1                          # seat 1 was asked, and passed
+    assert t.record()["bonus_moves"] == 1
 
 
 def test_x6_3_no_bonus_for_swimmers_a_shark_tile_ate():

@@ -32,7 +32,7 @@ def frame(players, scores, rescued=None, strategies=None, end_reasons=None, turn
             "end_reason": (list(end_reasons) if csv_like
                            else pd.Categorical(end_reasons, categories=END_NAMES)),
             "end_seat": np.zeros(n, int), "turns": np.asarray(turns or [30] * n),
-            "tiles_removed": np.full(n, 30)}
+            "tiles_removed": np.full(n, 30), "bonus_moves": np.zeros(n, int)}
     for s in range(6):
         present = s < seats
         values = {"score": scores[:, s] if present else None,
