@@ -434,12 +434,18 @@ def _parse_players(value: str) -> list[int]:
               help="Runs per cell; the best is reported (other load only ever slows a run).")
 @click.option("--players", "players_list", default="2,3,4,5,6", show_default=True,
               metavar="LIST", help="Player counts to measure (comma-separated, each 2-6).")
+@click.option("--challenge", "challenges", default="", metavar="LIST",
+              help="Challenges in force while timing (as for simulate; 6 only with 5-6 "
+                   "players). Default: none (the base game).")
 @seed_option
-def bench(games, seconds, repeat, players_list, seed):
+def bench(games, seconds, repeat, players_list, challenges, seed):
     """Games per second per player count, for `random` and `greedy` in every seat, with one
     thread and with all threads. Each cell is the best of --repeat timed runs (as timeit
     reports), with the slowest run shown too: on a shared machine the spread is the noise."""
     counts = _parse_players(players_list)
+    chosen = _challenges(challenges)
+    if 6 in chosen and min(counts) < 5:
+        _bad("challenge 6 (Overpopulated) needs 5 or 6 players; give --players 5,6", "--players")
     import numba
 
     from .settings import Settings
@@ -453,13 +459,14 @@ def bench(games, seconds, repeat, players_list, seed):
             run_records(Settings(players=4), seed, 0, 2 * n)
     mode = f"{games} games per run" if games else f"about {seconds:g} s of games per run"
     click.echo(f"games per second (simulate(), seed {seed}, {mode}, best of {repeat} runs "
-               f"[slowest]; n = games per run)")
+               f"[slowest]; n = games per run; challenges "
+               f"{','.join(map(str, chosen)) or 'none'})")
     head = (f"{'players':>7}  {'strategy':<8}  {'1 thread':>18}  {'n':>7}  "
             f"{f'{all_threads} threads':>18}  {'n':>7}  {'speed-up':>8}")
     click.echo(head)
     for players in counts:
         for strategy in ("random", "greedy"):
-            settings = Settings(players=players, strategies=(strategy,))
+            settings = Settings(players=players, strategies=(strategy,), challenges=chosen)
             cells = []
             for threads in (1, all_threads):
                 first = 1_000_000 * (1 + len(cells))

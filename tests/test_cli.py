@@ -280,6 +280,9 @@ BAD_OTHER = {
     "bench bad players": (["bench", "--players", "2,7"], "2, 3, 4, 5, 6"),
     "bench zero games": (["bench", "--games", 0], "x>=1"),
     "bench zero repeats": (["bench", "--repeat", 0], "1<=x<=100"),
+    "bench unknown challenge": (["bench", "--challenge", "9"], "accepted: 1, 2, 3, 4, 6"),
+    "bench challenge 6 for 4 players": (["bench", "--players", "4,5", "--challenge", "6"],
+                                        "needs 5 or 6 players"),
     "summary unknown extension": (["summary", "{tmp}/garbage.json"], ".parquet, .csv"),
 }
 
@@ -385,6 +388,8 @@ def test_bench_small():
     assert any("best of 2 runs" in line for line in lines)
     rows = [line.split() for line in lines if line.strip().startswith("2 ")]
     assert [row[1] for row in rows] == ["random", "greedy"]
+    r2 = invoke("bench", "--games", 20, "--players", "5", "--repeat", 1, "--challenge", "2,6")
+    assert r2.exit_code == 0 and "challenges 2,6" in r2.stdout
     for row in rows:                               # best [slowest]: best >= slowest > 0
         best, slowest = float(row[2].replace(",", "")), float(row[3].strip("[]").replace(",", ""))
         assert best >= slowest > 0
