@@ -102,22 +102,25 @@ def check_snapshots(ev: np.ndarray, X: np.ndarray) -> None:
     boat_n = X[:, BOAT_N:BOAT_N + N_BOATS]
     assert (boat_n <= 3).all() and (boat_n >= 0).all(), "a boat holds more than 3"
     passengers = X[:, BOAT_P:BOAT_P + 3 * N_BOATS].reshape(n, N_BOATS, 3)
-    for i in range(n):
-        aboard = np.flatnonzero(loc[i] == L_BOAT)
-        listed = passengers[i][passengers[i] >= 0]
-        assert sorted(listed.tolist()) == aboard.tolist(), "boat passengers disagree"
-        for b in range(N_BOATS):
-            got = passengers[i, b, :boat_n[i, b]]
-            assert (at[i, got] == b).all() and (passengers[i, b, boat_n[i, b]:] == -1).all()
+    seated = np.arange(3)[None, None, :] < boat_n[:, :, None]     # packed to the front
+    assert (passengers[seated] >= 0).all() and (passengers[~seated] == -1).all()
+    rows, boats, _ = np.nonzero(seated)
+    riders = passengers[seated]
+    assert (at[rows, riders] == boats).all(), "a passenger's boat disagrees"
+    times_listed = np.zeros((n, MAX_EX), np.int64)
+    np.add.at(times_listed, (rows, riders), 1)
+    assert (times_listed == (loc == L_BOAT)).all(), "boat passengers disagree"
     # no hex holds two boats, and the boat-by-hex table agrees
     bh = X[:, BOAT_HEX:BOAT_HEX + N_BOATS]
-    for i in range(n):
-        placed = bh[i][bh[i] >= 0]
-        assert len(np.unique(placed)) == len(placed), "two boats in one hex"
-        table = X[i, HEX_BOAT:HEX_BOAT + N_HEX]
-        assert (table[placed] == np.flatnonzero(bh[i] >= 0)).all()
-        assert (table >= 0).sum() == len(placed)
-        assert (X[i, HEX_TERRAIN + placed] < 0).all(), "a boat on land"
+    rows, boats = np.nonzero(bh >= 0)
+    hexes = bh[rows, boats]
+    per_hex = np.zeros((n, N_HEX), np.int64)
+    np.add.at(per_hex, (rows, hexes), 1)
+    assert per_hex.max(initial=0) <= 1, "two boats in one hex"
+    table = X[:, HEX_BOAT:HEX_BOAT + N_HEX]
+    assert (table[rows, hexes] == boats).all()
+    assert ((table >= 0).sum(axis=1) == (bh >= 0).sum(axis=1)).all()
+    assert (X[rows, HEX_TERRAIN + hexes] < 0).all(), "a boat on land"
     # creatures: counts by hex agree with the pieces, only on sea
     for kind in range(N_KINDS):
         hexes = X[:, CR_HEX + kind * CR_SLOTS:CR_HEX + kind * CR_SLOTS + KIND_COUNT[kind]]
@@ -208,4 +211,30 @@ def test_invariants_under_challenges(players, challenges):
                np.zeros(STATE_SIZE, np.int32))
     for game in range(GAMES // 10):
         ev, X = _play(settings, 12, game, buffers)
+        check_snapshots(ev, X)
+
+
+@pytest.mark.parametrize("corruption", ["passenger", "two boats", "occupancy", "boat on land"])
+def test_the_checker_catches_a_corrupted_snapshot(corruption):
+    """The checks above are vectorised over snapshots; each must still fail on a single bad
+    cell in a single snapshot."""
+    settings = Settings(players=4, strategies=("greedy",))
+    buffers = (np.zeros((6000, E.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
+               np.zeros(STATE_SIZE, np.int32))
+    ev, X = _play(settings, 11, 0, buffers)
+    X = X.copy()
+    check_snapshots(ev, X)
+    bh = X[:, BOAT_HEX:BOAT_HEX + N_BOATS]
+    i = int(np.flatnonzero((X[:, BOAT_N:BOAT_N + N_BOATS] > 0).any(axis=1))[0])
+    b = int(np.flatnonzero(X[i, BOAT_N:BOAT_N + N_BOATS] > 0)[0])
+    if corruption == "passenger":
+        X[i, BOAT_P + 3 * b] = (X[i, BOAT_P + 3 * b] + 1) % MAX_EX
+    elif corruption == "two boats":
+        other = int(np.flatnonzero(bh[i] >= 0)[-1 if b == 0 else 0])
+        X[i, BOAT_HEX + other] = X[i, BOAT_HEX + b]
+    elif corruption == "occupancy":
+        X[i, HEX_NSWIM + int(bh[i, b])] += 1
+    else:
+        X[i, HEX_TERRAIN + int(bh[i, b])] = 0
+    with pytest.raises(AssertionError):
         check_snapshots(ev, X)
