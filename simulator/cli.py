@@ -444,8 +444,8 @@ def bench(games, seconds, repeat, players_list, challenges, seed):
     reports), with the slowest run shown too: on a shared machine the spread is the noise."""
     counts = _parse_players(players_list)
     chosen = _challenges(challenges)
-    if 6 in chosen and min(counts) < 5:
-        _bad("challenge 6 (Overpopulated) needs 5 or 6 players; give --players 5,6", "--players")
+    runs = {(p, s): _settings(p, s, {"challenges": chosen})           # bad input: exit 2
+            for p in counts for s in ("random", "greedy")}
     import numba
 
     from .settings import Settings
@@ -466,7 +466,7 @@ def bench(games, seconds, repeat, players_list, challenges, seed):
     click.echo(head)
     for players in counts:
         for strategy in ("random", "greedy"):
-            settings = Settings(players=players, strategies=(strategy,), challenges=chosen)
+            settings = runs[players, strategy]
             cells = []
             for threads in (1, all_threads):
                 first = 1_000_000 * (1 + len(cells))

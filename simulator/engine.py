@@ -469,7 +469,7 @@ def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
     h = opts[k, 0]
     terrain = S[HEX_TERRAIN + h]
     m = 0                                     # X6.3: who stood on the tile
-    if S[HEX_NLAND + h] > 0:
+    if (S[CHALLENGES] & CH_OVERPOP) and S[HEX_NLAND + h] > 0:
         for e in range(MAX_EX):
             if S[EX_LOC + e] == L_LAND and S[EX_AT + e] == h:
                 W[W_SUNK + m] = e

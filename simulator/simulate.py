@@ -82,7 +82,7 @@ def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -
         absent = np.full(n, not present)                    # the mask of a nullable column
 
         def constant(value, dtype):
-            return pd.arrays.IntegerArray(np.full(n, value if present else 0, dtype), absent)
+            return pd.arrays.IntegerArray(np.full(n, value, dtype), absent)
 
         for i, name in enumerate(SEAT_COLUMNS):
             col = rows[:, E.R_SEAT0 + s * width + i]
