@@ -227,6 +227,16 @@ def run_summary(df: pd.DataFrame, tiebreak: str | None = None) -> dict:
     if "bonus_moves" in df.columns and games and (df["bonus_moves"] > 0).any():    # X6.3
         mean, sd, lo, hi, n = mean_ci(df["bonus_moves"].astype("int64"))
         out.update(mean_bonus=mean, bonus_lo=lo, bonus_hi=hi)
+    if "dolphins_placed" in df.columns and games and (df["dolphins_placed"] > 0).any():  # X5.2
+        mean, sd, lo, hi, n = mean_ci(df["dolphins_placed"].astype("int64"))
+        out.update(mean_dolphins=mean, dolphins_lo=lo, dolphins_hi=hi)
+    if "squid_placed" in df.columns and games and (df["squid_placed"] > 0).any():        # X7
+        mean, sd, lo, hi, n = mean_ci(df["squid_placed"].astype("int64"))
+        out.update(mean_squid=mean, squid_lo=lo, squid_hi=hi)
+        lost = sum(df[c].fillna(0).astype("int64") for c in df.columns
+                   if c.startswith("lost_squid_"))
+        mean, sd, lo, hi, n = mean_ci(lost)
+        out.update(mean_squid_lost=mean, squid_lost_lo=lo, squid_lost_hi=hi)
     return out
 
 
@@ -346,4 +356,12 @@ def format_summary(table: pd.DataFrame, run: dict | None = None) -> str:
         if "mean_bonus" in run:
             lines.append(f"Overpopulated bonus moves per game: mean {_num(run['mean_bonus'])} "
                          f"[{_num(run['bonus_lo'])}, {_num(run['bonus_hi'])}], n={n}")
+        if "mean_dolphins" in run:
+            lines.append(f"dolphins placed per game: mean {_num(run['mean_dolphins'])} "
+                         f"[{_num(run['dolphins_lo'])}, {_num(run['dolphins_hi'])}], n={n}")
+        if "mean_squid" in run:
+            lines.append(f"giant squid placed per game: mean {_num(run['mean_squid'])} "
+                         f"[{_num(run['squid_lo'])}, {_num(run['squid_hi'])}]; explorers lost "
+                         f"to squid per game: mean {_num(run['mean_squid_lost'])} "
+                         f"[{_num(run['squid_lost_lo'])}, {_num(run['squid_lost_hi'])}], n={n}")
     return "\n".join(lines)

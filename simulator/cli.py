@@ -182,10 +182,17 @@ def rule_options(f):
     """The variant flags of RULES.md (X1.5, B7.3/X1.6, R1, R2/R21, R10), shared by simulate
     and replay."""
     f = tiebreak_option(f)
+    f = click.option("--squid-only", is_flag=True,
+                     help="X7.6 (with --squid): giant squid replace the whales.")(f)
+    f = click.option("--squid", is_flag=True,
+                     help="X7: the Giant Squid mini-expansion.")(f)
+    f = click.option("--dolphins", is_flag=True,
+                     help="X5: Dolphins & Dive Dice (the same as --challenge 5).")(f)
     f = click.option("--challenge", "challenges", default="", metavar="LIST",
-                     help="Challenge rules in force, comma-separated (X2-X4, X6): 1 Densely "
+                     help="Challenge rules in force, comma-separated (X2-X6): 1 Densely "
                           "Populated, 2 Leave No One Behind, 3 Everyone is Equal, 4 Atlantis "
-                          "is Gone, 6 Overpopulated (5-6 players). Default: none.")(f)
+                          "is Gone, 5 Dolphins & Dive Dice, 6 Overpopulated (5-6 players). "
+                          "Default: none.")(f)
     f = click.option("--boats", default="rules", show_default=True, metavar="LIST",
                      help="Boats per seat (X1.5): `rules` (2 each for 2-4 players, 1,1,2,2,2 "
                           "for 5, 1,1,1,1,2,2 for 6) or one number 0-3 per seat, at most 12 "
@@ -221,10 +228,17 @@ def _challenges(value: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _rules(lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak, challenges) -> dict:
+def _rules(lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak, challenges,
+           dolphins=False, squid=False, squid_only=False) -> dict:
     return {"lagoon_is_sea": lagoon_is_sea, "creatures_must_move": creatures_must_move,
             "max_turns": max_turns, "boats": _boats(boats), "tiebreak": tiebreak or "",
-            "challenges": _challenges(challenges)}
+            "challenges": _challenges(challenges), "dolphins": dolphins, "squid": squid,
+            "squid_only": squid_only}
+
+
+def _expansions(settings) -> str:
+    """', squid' / ', squid only' for the run header (dolphins show as challenge 5)."""
+    return ", squid only" if settings.squid_only else (", squid" if settings.squid else "")
 
 
 seed_option = click.option(
@@ -249,11 +263,12 @@ seed_option = click.option(
 @click.option("--no-progress", is_flag=True, help="No progress bar or notes on stderr.")
 @rule_options
 def simulate(players, games, seed, strategies, out, first, threads, chunk, no_progress,
-             lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak, challenges):
+             lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak, challenges,
+             dolphins, squid, squid_only):
     """Play GAMES games and print the summary; optionally save the per-game table."""
     settings = _settings(players, strategies,
                          _rules(lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak,
-                                challenges))
+                                challenges, dolphins, squid, squid_only))
     if out is not None:
         _out_format(out)
         _check_writable(out, "--out")
@@ -285,8 +300,8 @@ def simulate(players, games, seed, strategies, out, first, threads, chunk, no_pr
 
     click.echo(f"{players} players ({settings.seats} seats), strategies "
                f"{','.join(settings.strategies)}, boats {','.join(map(str, settings.boats))}, "
-               f"challenges {','.join(map(str, settings.challenges)) or 'none'}, "
-               f"seed {seed}, games {first}..{first + games - 1}")
+               f"challenges {','.join(map(str, settings.challenges)) or 'none'}"
+               f"{_expansions(settings)}, seed {seed}, games {first}..{first + games - 1}")
     click.echo(format_summary(summary_table(df)))
     click.echo(f"speed: {games} games in {elapsed:.2f} s = {games / max(elapsed, 1e-9):,.0f} "
                f"games/s on {_threads_used(threads)} thread(s)")
@@ -306,7 +321,8 @@ def simulate(players, games, seed, strategies, out, first, threads, chunk, no_pr
               help="Re-check the log with the independent referee (exit 1 on a discrepancy).")
 @rule_options
 def replay(seed, game, players, strategies, json_path, check, lagoon_is_sea,
-           creatures_must_move, max_turns, boats, tiebreak, challenges):
+           creatures_must_move, max_turns, boats, tiebreak, challenges, dolphins, squid,
+           squid_only):
     """Replay one game and print it turn by turn.
 
     Use the same --players, --strategies and rule flags as the run that produced the game."""
@@ -314,7 +330,7 @@ def replay(seed, game, players, strategies, json_path, check, lagoon_is_sea,
 
     settings = _settings(players, strategies,
                          _rules(lagoon_is_sea, creatures_must_move, max_turns, boats, tiebreak,
-                                challenges))
+                                challenges, dolphins, squid, squid_only))
     if json_path is not None:
         _check_writable(json_path, "--json")
 
@@ -437,14 +453,19 @@ def _parse_players(value: str) -> list[int]:
 @click.option("--challenge", "challenges", default="", metavar="LIST",
               help="Challenges in force while timing (as for simulate; 6 only with 5-6 "
                    "players). Default: none (the base game).")
+@click.option("--dolphins", is_flag=True, help="Time with X5 Dolphins & Dive Dice.")
+@click.option("--squid", is_flag=True, help="Time with X7 the Giant Squid.")
+@click.option("--squid-only", is_flag=True, help="X7.6: squid instead of whales (with --squid).")
 @seed_option
-def bench(games, seconds, repeat, players_list, challenges, seed):
+def bench(games, seconds, repeat, players_list, challenges, dolphins, squid, squid_only, seed):
     """Games per second per player count, for `random` and `greedy` in every seat, with one
     thread and with all threads. Each cell is the best of --repeat timed runs (as timeit
     reports), with the slowest run shown too: on a shared machine the spread is the noise."""
     counts = _parse_players(players_list)
     chosen = _challenges(challenges)
-    runs = {(p, s): _settings(p, s, {"challenges": chosen})           # bad input: exit 2
+    extra = {"challenges": chosen, "dolphins": dolphins, "squid": squid,
+             "squid_only": squid_only}
+    runs = {(p, s): _settings(p, s, extra)                            # bad input: exit 2
             for p in counts for s in ("random", "greedy")}
     import numba
 
@@ -460,7 +481,8 @@ def bench(games, seconds, repeat, players_list, challenges, seed):
     mode = f"{games} games per run" if games else f"about {seconds:g} s of games per run"
     click.echo(f"games per second (simulate(), seed {seed}, {mode}, best of {repeat} runs "
                f"[slowest]; n = games per run; challenges "
-               f"{','.join(map(str, chosen)) or 'none'})")
+               f"{','.join(map(str, runs[counts[0], 'random'].challenges)) or 'none'}"
+               f"{_expansions(runs[counts[0], 'random'])})")
     head = (f"{'players':>7}  {'strategy':<8}  {'1 thread':>18}  {'n':>7}  "
             f"{f'{all_threads} threads':>18}  {'n':>7}  {'speed-up':>8}")
     click.echo(head)

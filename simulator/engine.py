@@ -28,7 +28,18 @@ from .rules import (
     apply_move,
     attack_pending,
     defence_back,
+    die_reach,
+    face_kinds,
+    free_dolphin,
+    kill,
     may_defend,
+    mover_type,
+    options_place_squid,
+    piece_hex,
+    protect,
+    protect_candidates,
+    release,
+    squid_victims,
     creature_can_move,
     creature_moves,
     options_creature_pieces,
@@ -77,6 +88,7 @@ from .state import (
     BONUS_MOVES,
     CH_ATLANTIS_GONE,
     CH_DENSE,
+    CH_DIVE,
     CH_EQUAL,
     CH_LEAVE_NONE,
     CH_OVERPOP,
@@ -94,11 +106,19 @@ from .state import (
     D_PICK_EXPLORER,
     D_PLACE_BOAT,
     D_PLACE_EXPLORER,
+    D_PLACE_SQUID,
     D_PLAY_TILE,
+    D_PROTECT,
     D_SINK,
+    D_SQUID_VICTIM,
     D_TAKE_BOAT,
     D_TILE_DEST,
+    DIVE_D,
+    DIVE_FACES,
+    DIVE_NUMBERS,
     DOL_PROT,
+    DOLPHIN,
+    DOLPHINS_PLACED,
     E_ISLAND_GONE,
     E_NO_EXPLORERS,
     E_TURN_CAP,
@@ -112,8 +132,10 @@ from .state import (
     EX_SEAT,
     EX_SWAM,
     EX_VALUE,
+    F_SQUID,
     F_STRANDED,
     HEX_BOAT,
+    HEX_NCR,
     HEX_NLAND,
     HEX_TERRAIN,
     KIND_COUNT,
@@ -136,15 +158,20 @@ from .state import (
     N_KINDS,
     N_PLAYERS,
     N_SEATS,
+    N_HEX as _N_HEX,
     N_STREAMS,
     OPT_W,
     OVER,
     P_VALUE,
+    PK_BOAT,
     PLAYER_OF,
     PRIV,
     PRIV_W,
+    PROTECT_PENDING,
     PUB_SIZE,
     RNG_DICE,
+    ROLL_FACE,
+    ROLL_NUMBER,
     RNG_SEAT0,
     RNG_SETUP,
     SERPENT,
@@ -152,12 +179,19 @@ from .state import (
     SLOT_REMOVED,
     SLOT_VALUES,
     SLOTS,
+    SQUID,
+    SQUID_ON,
+    SQUID_ONLY,
+    SQUID_PLACED,
     STATE_SIZE,
+    SWIM_WITH_DOLPHIN,
     TERRAIN_LEFT,
     TILE_BACK,
     TILES_LEFT,
     TURN,
     TURNS,
+    VIA_JUMP,
+    VIA_SWITCH,
     WHALE,
 )
 
@@ -166,13 +200,14 @@ from .state import (
 ST_BOATS = 5                      # 6 cells: boats per seat
 ST_SIDS = ST_BOATS + MAX_SEATS    # 6 cells: strategy id per seat
 ST_CHALLENGES = ST_SIDS + MAX_SEATS   # CH_* bits
-ST_SIZE = ST_CHALLENGES + 1
+ST_SQUID = ST_CHALLENGES + 1      # X7: 0 off, 1 the Giant Squid, 2 squid instead of whales
+ST_SIZE = ST_SQUID + 1
 
 # ---- event log ---------------------------------------------------------------------------
 (EV_LAYOUT, EV_PLACE_EXPLORER, EV_PLACE_BOAT, EV_TURN, EV_PLAY_TILE, EV_MOVE, EV_SINK,
- EV_ROLL, EV_CREATURE, EV_END, EV_BONUS) = range(11)
+ EV_ROLL, EV_CREATURE, EV_END, EV_BONUS, EV_SQUID) = range(12)
 EV_NAMES = ("layout", "place_explorer", "place_boat", "turn_start", "play_tile", "move", "sink",
-            "roll", "creature", "end", "bonus")
+            "roll", "creature", "end", "bonus", "squid")
 EV_W = 10                         # type, seat, turn, then up to 7 fields
 # ctx cells (int64): events written, error code, logging on
 C_NEV, C_ERR, C_LOG = 0, 1, 2
@@ -180,7 +215,7 @@ ERR_BAD_CHOICE, ERR_LOG_FULL, ERR_NO_OPTION = 1, 2, 3
 
 # ---- per-game record ------------------------------------------------------------------------
 REC_GAME = ("players", "seats", "end_reason", "end_seat", "turns", "tiles_removed",
-            "bonus_moves")
+            "bonus_moves", "dolphins_placed", "squid_placed")
 REC_SEAT = ("score", "rescued", "rescued_value", "lost", "turns", "lost_serpent", "lost_shark",
             "lost_whale", "lost_whirlpool", "lost_squid", "lost_stranded")
 R_BACKS = len(REC_GAME)
@@ -243,6 +278,9 @@ def new_game(S, st, rng):
     S[MUST_MOVE] = st[ST_MUST_MOVE]
     S[MAX_TURNS] = st[ST_MAX_TURNS]
     S[CHALLENGES] = st[ST_CHALLENGES]
+    S[SQUID_ON] = np.int64(st[ST_SQUID] > 0)
+    S[SQUID_ONLY] = np.int64(st[ST_SQUID] == 2)
+    S[PROTECT_PENDING] = -1
     for s in range(MAX_SEATS):
         S[PLAYER_OF + s] = s % st[ST_PLAYERS] if s < nseats else -1
         S[BOATS_ALLOC + s] = st[ST_BOATS + s] if s < nseats else 0
@@ -267,6 +305,8 @@ def new_game(S, st, rng):
     for kind in range(N_KINDS):
         for k in range(CR_SLOTS):
             S[CR_HEX + kind * CR_SLOTS + k] = -1 if k < KIND_COUNT[kind] else CR_GONE
+            if kind == WHALE and st[ST_SQUID] == 2:
+                S[CR_HEX + kind * CR_SLOTS + k] = CR_GONE     # X7.6: no whales
     for k in range(CR_SLOTS):
         S[DOL_PROT + k] = -1
     for h in range(N_HEX):
@@ -388,6 +428,73 @@ def challenge_end(S, seat):
 
 
 @hot
+def settle(S, st, rng, ctx, mem, W, opts, seat):
+    """X5.9: a whale threw more swimmers into a hex than it has free dolphins; ``seat``, whose
+    action caused it, picks who each free dolphin protects, then the hex's resolution goes on
+    (``rules.resolve_hex`` left it pending)."""
+    while S[PROTECT_PENDING] >= 0:
+        h = S[PROTECT_PENDING]
+        d = free_dolphin(S, h)
+        while d >= 0:
+            n = protect_candidates(S, h, True, d, opts)
+            if n == 0:
+                break
+            protect(S, d, opts[ask(S, st, rng, ctx, mem, W, seat, D_PROTECT, opts, n), 0])
+            d = free_dolphin(S, h)
+        resolve_hex(S, h)
+
+
+@hot
+def protect_one(S, st, rng, ctx, mem, W, opts, seat, h, d):
+    """X5.5 / X5.9: free dolphin ``d`` has come to hex ``h``: it protects one unprotected
+    swimmer there, the one ``seat`` picks when there are several. Returns it, or -1."""
+    n = protect_candidates(S, h, False, d, opts)
+    if n == 0:
+        return -1
+    e = opts[ask(S, st, rng, ctx, mem, W, seat, D_PROTECT, opts, n), 0]
+    protect(S, d, e)
+    return e
+
+
+@hot
+def squid_attack(S, st, rng, ctx, mem, W, opts, ev, snaps, seat, k, placed):
+    """X7.1 / X7.4: after a squid is placed or moved (staying counts), a whale in its hex is
+    removed, then ``seat`` removes exactly one explorer: from a land tile next to it or from an
+    occupied boat in its hex. Logged as a ``squid`` event."""
+    h = S[CR_HEX + SQUID * CR_SLOTS + k]
+    whale = -1
+    if S[HEX_NCR + WHALE * _N_HEX + h] > 0:
+        for x in range(KIND_COUNT[WHALE]):
+            if S[CR_HEX + WHALE * CR_SLOTS + x] == h:
+                whale = x
+                break
+        put_creature(S, WHALE, whale, CR_GONE)
+    n = squid_victims(S, h, opts)
+    victim = -1
+    if n > 0:
+        victim = opts[ask(S, st, rng, ctx, mem, W, seat, D_SQUID_VICTIM, opts, n), 0]
+        kill(S, victim, F_SQUID)
+    challenge_end(S, S[CUR_SEAT])
+    log_event(S, ctx, ev, snaps, EV_SQUID, seat, k, h, whale, victim, placed, 0, 0)
+
+
+@hot
+def place_squid(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
+    """X7.1: a whale tile that brought a whale into play (under squid-only: any whale tile)
+    also brings a squid, placed by the revealer on an unoccupied sea hex next to land."""
+    k = supply_slot(S, SQUID)
+    if k < 0:
+        return
+    n = options_place_squid(S, opts)
+    if n == 0:
+        return
+    h = opts[ask(S, st, rng, ctx, mem, W, seat, D_PLACE_SQUID, opts, n), 0]
+    put_creature(S, SQUID, k, h)
+    S[SQUID_PLACED] += 1
+    squid_attack(S, st, rng, ctx, mem, W, opts, ev, snaps, seat, k, 1)
+
+
+@hot
 def step_play_tile(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
     """Step 1 (B5.1): optionally play one red tile from the hand, asked in two decisions:
     which tile on which piece (or none), then where the piece goes."""
@@ -399,10 +506,11 @@ def step_play_tile(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
     if back < 0:
         return
     piece = opts[k, 1]
+    kind = opts[k, 3]                         # move tiles: the creature's kind (X7.2: squid)
     if back == B_DOLPHIN or back == B_WIND:
         n = options_tile_reach(S, W, back, piece, opts)
     else:
-        n = options_tile_dest(S, back, piece, opts)
+        n = options_tile_dest(S, back, piece, kind, opts)
     if n == 0:                                # no unoccupied sea hex at all (R9): keep it
         return
     dest = opts[ask(S, st, rng, ctx, mem, W, seat, D_TILE_DEST, opts, n), 2]
@@ -432,9 +540,13 @@ def step_play_tile(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
             resolve_hex(S, path[i])
             if S[BOAT_HEX + b] != path[i]:
                 break
+        settle(S, st, rng, ctx, mem, W, opts, seat)
     else:                                     # B3.8-B3.10: to an unoccupied hex, no attack
-        put_creature(S, back - B_MOVE_SERPENT, piece, dest)
-    log_event(S, ctx, ev, snaps, EV_PLAY_TILE, seat, back, piece, path[0], path[1], path[2], 0, 0)
+        put_creature(S, kind, piece, dest)
+    log_event(S, ctx, ev, snaps, EV_PLAY_TILE, seat, back, piece, path[0], path[1], path[2],
+              kind if back >= B_MOVE_SERPENT else 0, 0)
+    if back >= B_MOVE_SERPENT and kind == SQUID:              # X7.2, X7.4
+        squid_attack(S, st, rng, ctx, mem, W, opts, ev, snaps, seat, piece, 0)
 
 
 @hot
@@ -449,11 +561,12 @@ def step_move(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
             break
         n = piece_moves(S, seat, opts[k, 0], opts[k, 1], opts)
         k = ask(S, st, rng, ctx, mem, W, seat, D_MOVE, opts, n)
-        apply_move(S, seat, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+        what, i, dest, boat = opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3]
+        apply_move(S, seat, what, i, dest, boat)
+        settle(S, st, rng, ctx, mem, W, opts, seat)
         S[MP_LEFT] -= 1
         over = challenge_end(S, seat)
-        log_event(S, ctx, ev, snaps, EV_MOVE, seat, opts[k, 0], opts[k, 1], opts[k, 2],
-                  opts[k, 3], 0, 0, 0)
+        log_event(S, ctx, ev, snaps, EV_MOVE, seat, what, i, dest, boat, 0, 0, 0)
         if over:
             break
     S[MP_LEFT] = 0
@@ -480,7 +593,11 @@ def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
     path[1] = -1
     path[2] = -1
     taken = -1
-    if back == B_VOLCANO:                     # B5.7 / B7.1; X2.2, X2.4: a whirlpool
+    protected = -1
+    squid = False
+    if (S[CHALLENGES] & CH_ATLANTIS_GONE) and S[TILES_LEFT] == 0:
+        end_game(S, E_ISLAND_GONE, seat)      # R20: before the last tile's back is resolved
+    elif back == B_VOLCANO:                     # B5.7 / B7.1; X2.2, X2.4: a whirlpool
         if S[CHALLENGES] & (CH_LEAVE_NONE | CH_ATLANTIS_GONE):
             whirlpool(S, h)
         else:
@@ -490,6 +607,13 @@ def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
         if slot >= 0:
             put_creature(S, WHALE, slot, h)
             resolve_hex(S, h)
+        squid = S[SQUID_ON] != 0 and (slot >= 0 or S[SQUID_ONLY] != 0)      # X7.1, X7.8
+    elif back == B_DOLPHIN and (S[CHALLENGES] & CH_DIVE):     # X5.2: a dolphin, at once
+        d = supply_slot(S, DOLPHIN)
+        if d >= 0:
+            put_creature(S, DOLPHIN, d, h)
+            S[DOLPHINS_PLACED] += 1
+            protected = protect_one(S, st, rng, ctx, mem, W, opts, seat, h, d)
     elif back == B_SHARK:                     # B3.2: every swimmer there is eaten
         slot = supply_slot(S, SHARK)
         if slot >= 0:
@@ -535,7 +659,10 @@ def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
     else:                                     # red and red-X backs go to the hand (B5.6)
         add_to_hand(S, seat, back, terrain)
     challenge_end(S, seat)
-    log_event(S, ctx, ev, snaps, EV_SINK, seat, h, back, path[0], path[1], path[2], taken, 0)
+    log_event(S, ctx, ev, snaps, EV_SINK, seat, h, back, path[0], path[1], path[2], taken,
+              protected)
+    if squid and S[OVER] == 0:
+        place_squid(S, st, rng, ctx, mem, W, opts, ev, snaps, seat)
     if (S[CHALLENGES] & CH_OVERPOP) and S[OVER] == 0 and W[W_SUNK_N] > 0:
         bonus_round(S, st, rng, ctx, mem, W, opts, ev, snaps, seat)
 
@@ -555,33 +682,62 @@ def bonus_round(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
         if opts[k, 0] == MV_STOP:
             continue
         n = explorer_moves(S, opts[k, 1], opts, 0)
-        k = ask(S, st, rng, ctx, mem, W, s, D_MOVE, opts, n)
-        apply_move(S, s, opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3])
+        m = 0                                 # X5.7 takes a dolphin along in step 2 only
+        for j in range(n):
+            if opts[j, 3] != SWIM_WITH_DOLPHIN:
+                for c in range(4):
+                    opts[m, c] = opts[j, c]
+                m += 1
+        k = ask(S, st, rng, ctx, mem, W, s, D_MOVE, opts, m)
+        what, i, dest, boat = opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3]
+        apply_move(S, s, what, i, dest, boat)
+        settle(S, st, rng, ctx, mem, W, opts, s)
         S[BONUS_MOVES] += 1
         over = challenge_end(S, seat)
-        log_event(S, ctx, ev, snaps, EV_BONUS, s, opts[k, 0], opts[k, 1], opts[k, 2],
-                  opts[k, 3], 0, 0, 0)
+        log_event(S, ctx, ev, snaps, EV_BONUS, s, what, i, dest, boat, 0, 0, 0)
         if over:
             return
 
 
 @hot
 def move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, slot, dest, via):
-    """Die move of one creature (B6.8-B6.12, R12, R16): walk the path, open the defence window
-    if an attack is pending, then resolve the hex (B6.7). ``via`` is the path code of the
-    option row (``rules.creature_moves``); -1 = find the path here."""
-    start = S[CR_HEX + kind * CR_SLOTS + slot]
+    """Die move of one piece (B6.8-B6.12, R12, R16, X5.4-X5.7, X7.2-X7.5): walk the path, open
+    the defence window if an attack is pending, then resolve the hex (B6.7). ``via`` is the path
+    code of the option row (``rules.creature_moves``): a path, a dive-dice jump, a dolphin's
+    protection switch; -1 = find the path here."""
+    start = piece_hex(S, kind, slot)
     path[0] = -1
     path[1] = -1
     path[2] = -1
     m = 0
-    if dest != start:
-        if via < 0:
-            reach(S, W, kind, start, 3)            # MT_SERPENT/SHARK/WHALE equal the kinds
+    protected = -1
+    if via >= VIA_SWITCH:                          # X5.7: switch instead of moving
+        protected = via - VIA_SWITCH
+        release(S, slot)
+        protect(S, slot, protected)
+        resolve_hex(S, start)                      # the one it left may be eaten (X5.6)
+    elif dest != start:
+        if via == VIA_JUMP:                        # X5.4: a D, to an unoccupied hex
+            path[0] = dest
+            m = 1
+        elif via < 0:
+            reach(S, W, mover_type(kind), start, 3)
             m = path_to(W, dest, path)
         else:
             m = via_path(start, dest, via, path)
-        put_creature(S, kind, slot, dest)
+        if kind == PK_BOAT:
+            put_boat(S, slot, dest)
+        else:
+            if kind == DOLPHIN:
+                release(S, slot)
+            put_creature(S, kind, slot, dest)
+            if kind == DOLPHIN:
+                resolve_hex(S, start)              # X5.6: its swimmer is eaten at once
+            elif kind == WHALE and S[HEX_NCR + SQUID * _N_HEX + dest] > 0:
+                for x in range(KIND_COUNT[SQUID]):     # X7.5, X7.8: the squid goes first
+                    if S[CR_HEX + SQUID * CR_SLOTS + x] == dest:
+                        put_creature(S, SQUID, x, CR_GONE)
+                        break
     defender = -1
     if m > 0 and attack_pending(S, kind, dest):
         nseats = S[N_SEATS]
@@ -596,24 +752,44 @@ def move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, sl
                     defender = other
                     break
     if m > 0:
+        if kind == DOLPHIN:                        # X5.5, X5.9
+            protected = protect_one(S, st, rng, ctx, mem, W, opts, seat, dest, slot)
         resolve_hex(S, dest)
+        settle(S, st, rng, ctx, mem, W, opts, seat)
     log_event(S, ctx, ev, snaps, EV_CREATURE, seat, kind, slot, path[0], path[1], path[2],
-              defender, 0)
+              defender, protected)
+    if kind == SQUID:                              # X7.4: after any squid move, staying too
+        squid_attack(S, st, rng, ctx, mem, W, opts, ev, snaps, seat, slot, 0)
 
 
 @hot
 def step_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
-    """Step 4 (B5.4): roll the creature die and move one creature of that kind, asked in two
-    decisions: which creature, then where (R2, R21: staying is offered unless creatures must
-    move and one can)."""
-    kind = randint(rng, RNG_DICE, 6) // 2      # B1.6: 2 serpent, 2 shark, 2 whale faces
-    log_event(S, ctx, ev, snaps, EV_ROLL, seat, kind, 0, 0, 0, 0, 0, 0)
-    n = options_creature_pieces(S, kind, S[MUST_MOVE] != 0, opts)
-    if n == 0:                                 # no creature of that kind on the board
+    """Step 4 (B5.4, X5.1, X5.3): roll the creature die -- or both dive dice -- and move one
+    piece of the kind(s) shown, asked in two decisions: which piece (with the starfish this is
+    also the choice of kind), then where (R2, R21: staying is offered unless creatures must
+    move and one can; never on a D)."""
+    dive = (S[CHALLENGES] & CH_DIVE) != 0
+    if dive:
+        face = DIVE_FACES[randint(rng, RNG_DICE, 6)]
+        number = DIVE_NUMBERS[randint(rng, RNG_DICE, 6)]
+    else:
+        face = randint(rng, RNG_DICE, 6) // 2  # B1.6: 2 serpent, 2 shark, 2 whale faces
+        number = 0
+    S[ROLL_FACE] = face
+    S[ROLL_NUMBER] = number
+    log_event(S, ctx, ev, snaps, EV_ROLL, seat, face, number, np.int64(dive), 0, 0, 0, 0)
+    must = S[MUST_MOVE] != 0
+    jump = dive and number == DIVE_D
+    n = options_creature_pieces(S, face_kinds(S, face), must and not jump, opts)
+    if n == 0:                                 # no piece of that kind on the board
         return
-    slot = opts[ask(S, st, rng, ctx, mem, W, seat, D_CREATURE_PIECE, opts, n), 1]
-    must = S[MUST_MOVE] != 0 and creature_can_move(S, kind, slot)
-    n = creature_moves(S, W, kind, slot, kind + 1, must, opts, 0)   # serpent 1, shark 2, whale 3
+    j = ask(S, st, rng, ctx, mem, W, seat, D_CREATURE_PIECE, opts, n)
+    kind = opts[j, 0]
+    slot = opts[j, 1]
+    must = must and creature_can_move(S, kind, slot)
+    n = creature_moves(S, W, kind, slot, die_reach(S, kind), must, opts, 0)
+    if n == 0:                                 # a D with no unoccupied sea hex at all
+        return
     k = ask(S, st, rng, ctx, mem, W, seat, D_CREATURE, opts, n)
     move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, slot,
                   opts[k, 2], opts[k, 3])
@@ -681,6 +857,8 @@ def write_record(S, row):
         total += S[BACKS_REMOVED + b]
     row[5] = total
     row[6] = S[BONUS_MOVES]
+    row[7] = S[DOLPHINS_PLACED]
+    row[8] = S[SQUID_PLACED]
     for s in range(nseats):
         base = R_SEAT0 + s * _RS
         for i in range(_RS):

@@ -18,10 +18,13 @@ from .state import (
     CR_HEX,
     CR_SLOTS,
     END_NAMES,
+    DOL_PROT,
+    DOLPHIN,
     EX_AT,
     EX_FATE,
     EX_LOC,
     EX_VALUE,
+    FACE_NAMES,
     FATE_NAMES,
     HEX_TERRAIN,
     KIND_COUNT,
@@ -41,6 +44,7 @@ from .state import (
     PRIV_W,
     SLOTS,
     STATE_SIZE,
+    SWIM_WITH_DOLPHIN,
     TILE_BACK,
 )
 
@@ -75,8 +79,10 @@ def _position(S: np.ndarray, seats: int) -> dict:
     hands = [[int(x) for x in S[PRIV + s * PRIV_W + P_HAND:PRIV + s * PRIV_W + P_HAND + N_BACKS]]
              for s in range(seats)]
     land = [int(h) for h in np.flatnonzero(S[HEX_TERRAIN:HEX_TERRAIN + N_HEX] >= 0)]
+    protect = {str(int(S[DOL_PROT + d])): d for d in range(KIND_COUNT[DOLPHIN])
+               if S[DOL_PROT + d] >= 0}
     return {"explorers": explorers, "fates": fates, "boats": boats, "creatures": creatures,
-            "hands": hands, "land": land}
+            "hands": hands, "land": land, "protect": protect}
 
 
 def _path(row, start: int) -> list[int]:
@@ -85,7 +91,7 @@ def _path(row, start: int) -> list[int]:
 
 def _event(i: int, row: np.ndarray, before: np.ndarray, after: np.ndarray, seats: int) -> dict:
     kind = E.EV_NAMES[row[0]]
-    a, b, c, d, e, f = (int(x) for x in row[3:9])
+    a, b, c, d, e, f, g = (int(x) for x in row[3:10])
     out = {"i": i, "type": kind, "seat": int(row[1]), "turn": int(row[2])}
     if kind == "place_explorer":
         out.update(explorer=a, hex=b)
@@ -93,9 +99,13 @@ def _event(i: int, row: np.ndarray, before: np.ndarray, after: np.ndarray, seats
         out.update(boat=a, hex=b)
     elif kind == "play_tile":
         out.update(back=BACK_NAMES[a], piece=b, path=_path(row, 5))
+        if BACK_NAMES[a].startswith("move_"):
+            out.update(kind=KIND_NAMES[f])             # move_whale may move a squid (X7.2)
     elif kind in ("move", "bonus"):
         if a == MV_BOAT:
             out.update(what="boat", id=b, mode="sail", to=c, boat=None)
+        elif d == SWIM_WITH_DOLPHIN:                   # X5.7
+            out.update(what="explorer", id=b, mode="swim", to=c, boat=None, with_dolphin=True)
         else:
             loc = int(before[EX_LOC + b])
             if c >= ISLE0:
@@ -114,12 +124,21 @@ def _event(i: int, row: np.ndarray, before: np.ndarray, after: np.ndarray, seats
     elif kind == "sink":
         out.update(hex=a, back=BACK_NAMES[b], board=_path(row, 5),
                    take_boat=f if f >= 0 else None)
+        if g >= 0:
+            out.update(protect=g)                      # X5.2: the new dolphin's swimmer
     elif kind == "roll":
-        out.update(face=KIND_NAMES[a])
+        out.update(face=FACE_NAMES[a])
+        if c:                                          # the dive dice (X5.3)
+            out.update(number=b if b > 0 else "D")
     elif kind == "creature":
-        out.update(kind=KIND_NAMES[a], piece=b, path=_path(row, 5),
+        out.update(kind=FACE_NAMES[a], piece=b, path=_path(row, 5),
                    defended_by=f if f >= 0 else None,
                    defence=(("defend_shark" if a == 1 else "defend_whale") if f >= 0 else None))
+        if g >= 0:
+            out.update(protect=g)                      # X5.5, X5.7: the dolphin's swimmer now
+    elif kind == "squid":
+        out.update(piece=a, hex=b, whale=c if c >= 0 else None, victim=d if d >= 0 else None,
+                   placed=bool(e))
     elif kind == "end":
         out.update(reason=END_NAMES[a])
     out["after"] = _position(after, seats)
@@ -166,7 +185,9 @@ def format_log(log: dict) -> str:
     lines = [f"Game {log['game']} of seed {log['seed']}: {s['players']} players, "
              f"{s['seats']} seats, strategies {', '.join(strategies)}; boats "
              f"{','.join(map(str, s.get('boats_per_seat', [])))}; challenges "
-             f"{','.join(map(str, s.get('challenges') or [])) or 'none'}; tie-break "
+             f"{','.join(map(str, s.get('challenges') or [])) or 'none'}"
+             f"{'; squid only' if s.get('squid_only') else ('; squid' if s.get('squid') else '')}"
+             f"; tie-break "
              f"{s.get('tiebreak', 'shared')}"]
     for ev in log["events"]:
         t, seat = ev["type"], ev["seat"]
@@ -181,24 +202,38 @@ def format_log(log: dict) -> str:
             lines.append(f"Turn {ev['turn']} - {who} ({strategies[seat]})")
         elif t == "play_tile":
             path = " -> ".join(loc_name(x) for x in ev["path"])
-            lines.append(f"  plays {ev['back']} on piece {ev['piece']}: {path}")
+            what = f"{ev['kind']} " if ev.get("kind") in ("squid",) else ""
+            lines.append(f"  plays {ev['back']} on {what}piece {ev['piece']}: {path}")
         elif t in ("move", "bonus"):
             bonus = f"bonus move of seat {seat} (X6.3), " if t == "bonus" else ""
             if ev["what"] == "boat":
                 lines.append(f"  {bonus}sails boat {ev['id']} to {loc_name(ev['to'])}")
             else:
                 extra = f" (boat {ev['boat']})" if ev["boat"] is not None else ""
+                extra += " with its dolphin" if ev.get("with_dolphin") else ""
                 lines.append(f"  {bonus}{ev['mode']}: {_ex(values, ev['id'])} to "
                              f"{loc_name(ev['to'])}{extra}")
         elif t == "sink":
             extra = f", {len(ev['board'])} board it" if ev["back"] == "boat" else ""
+            if ev.get("protect") is not None:
+                extra += f", it protects {_ex(values, ev['protect'])}"
             lines.append(f"  sinks {loc_name(ev['hex'])}: {ev['back']}{extra}")
         elif t == "roll":
-            lines.append(f"  rolls {ev['face']}")
+            number = f" and {ev['number']}" if "number" in ev else ""
+            lines.append(f"  rolls {ev['face']}{number}")
         elif t == "creature":
             path = " -> ".join(loc_name(x) for x in ev["path"]) or "stays"
+            if ev["kind"] == "dolphin" and not ev["path"] and ev.get("protect") is not None:
+                path = "switches protection"
             extra = f"; seat {ev['defended_by']} plays {ev['defence']}" if ev["defended_by"] is not None else ""
+            if ev.get("protect") is not None:
+                extra += f"; protects {_ex(values, ev['protect'])}"
             lines.append(f"  moves {ev['kind']} {ev['piece']}: {path}{extra}")
+        elif t == "squid":
+            what = "placed at" if ev["placed"] else "attacks from"
+            extra = f"; whale {ev['whale']} removed" if ev["whale"] is not None else ""
+            extra += f"; takes {_ex(values, ev['victim'])}" if ev["victim"] is not None else ""
+            lines.append(f"  squid {ev['piece']} {what} {loc_name(ev['hex'])}{extra}")
         elif t == "end":
             lines.append(f"Game over: {ev['reason']} (seat {seat})")
         lost = _new_losses(log, ev)

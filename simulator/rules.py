@@ -35,6 +35,8 @@ from .state import (
     B_MOVE_WHALE,
     B_WIND,
     BACKS_REMOVED,
+    CH_DIVE,
+    CHALLENGES,
     BOAT_HEX,
     BOAT_N,
     BOAT_P,
@@ -42,6 +44,7 @@ from .state import (
     CR_HEX,
     CR_SLOTS,
     CR_SUPPLY,
+    DIVE_D,
     DOL_PROT,
     DOLPHIN,
     EX_AT,
@@ -52,9 +55,11 @@ from .state import (
     EX_SWAM,
     EX_VALUE,
     F_SERPENT,
+    F_NONE,
     F_SHARK,
     F_WHALE,
     F_WHIRLPOOL,
+    FACE_STAR,
     HAND_N,
     HAND_TERRAIN,
     HEX_BOAT,
@@ -79,20 +84,29 @@ from .state import (
     N_TERRAIN,
     P_HAND,
     P_HAND_T,
+    PK_BOAT,
     PLAYER_OF,
     PRIV,
     PRIV_W,
+    PROTECT_PENDING,
+    ROLL_NUMBER,
     SERPENT,
     SHARK,
     SLOTS,
+    SQUID,
+    SQUID_ON,
+    SWIM_WITH_DOLPHIN,
     TERRAIN_LEFT,
     TILE_BACK,
     TILES_LEFT,
+    VIA_JUMP,
+    VIA_SWITCH,
     WHALE,
 )
 
 # movers for reach(): how a piece moving several hexes in one go treats each hex (R12)
 MT_SERPENT, MT_SHARK, MT_WHALE, MT_SWIMMER, MT_BOAT = 0, 1, 2, 3, 4
+MT_DOLPHIN, MT_SQUID, MT_EMPTY_BOAT = 5, 6, 7
 # scratch layout of the work array W (int32): BFS distance, parent and queue
 W_DIST = 0
 W_PARENT = N_LOC
@@ -166,6 +180,120 @@ def unoccupied_sea(S, h):
     for kind in range(N_KINDS):
         busy = busy | (S[HEX_NCR + kind * N_HEX + h] > 0)
     return not busy
+
+
+@hot
+def land_explorers_next_to(S, h):
+    """A land tile next to sea hex ``h`` holds explorers (X7.1, X7.3, X7.4)."""
+    for i in range(N_NEIGHBOURS[h]):
+        x = NEIGHBOURS[h, i]
+        if S[HEX_TERRAIN + x] >= 0 and S[HEX_NLAND + x] > 0:
+            return True
+    return False
+
+
+# ============================================================================ dolphins (X5)
+@hot
+def free_dolphin(S, h):
+    """Lowest-numbered dolphin in hex ``h`` protecting nobody, or -1 (X5.5)."""
+    if h < 0 or h >= N_HEX or S[HEX_NCR + DOLPHIN * N_HEX + h] == 0:
+        return -1
+    for d in range(KIND_COUNT[DOLPHIN]):
+        if S[CR_HEX + DOLPHIN * CR_SLOTS + d] == h and S[DOL_PROT + d] < 0:
+            return d
+    return -1
+
+
+@hot
+def protect(S, d, e):
+    S[DOL_PROT + d] = e
+    S[EX_PROT + e] = d
+
+
+@hot
+def release(S, d):
+    """Dolphin ``d`` stops protecting its swimmer (it moved away or switched, X5.6, X5.7)."""
+    e = S[DOL_PROT + d]
+    if e >= 0:
+        S[EX_PROT + e] = -1
+    S[DOL_PROT + d] = -1
+
+
+@hot
+def arrive(S, e, h):
+    """X5.9: a single swimmer comes into hex ``h``: a free dolphin there protects it."""
+    d = free_dolphin(S, h)
+    if d >= 0:
+        protect(S, d, e)
+
+
+@hot
+def _protect_capsized(S, h):
+    """X5.9 for the passengers a whale just threw into hex ``h`` (marked ``F_WHALE`` while the
+    hex resolves): with enough free dolphins each is protected; with fewer, the acting seat
+    chooses -- the hex is left pending (``PROTECT_PENDING``) for the engine to ask. Returns
+    True when pending."""
+    free = 0
+    for d in range(KIND_COUNT[DOLPHIN]):
+        free += np.int64((S[CR_HEX + DOLPHIN * CR_SLOTS + d] == h) & (S[DOL_PROT + d] < 0))
+    if free == 0:
+        return False
+    arrived = 0
+    for e in range(MAX_EX):
+        arrived += np.int64((S[EX_LOC + e] == L_SEA) & (S[EX_AT + e] == h)
+                            & (S[EX_FATE + e] == F_WHALE) & (S[EX_PROT + e] < 0))
+    if arrived > free:
+        S[PROTECT_PENDING] = h
+        return True
+    for e in range(MAX_EX):
+        if S[EX_LOC + e] == L_SEA and S[EX_AT + e] == h and S[EX_FATE + e] == F_WHALE:
+            arrive(S, e, h)
+    return False
+
+
+@hot
+def protect_candidates(S, h, capsized_only, d, opts):
+    """Rows ``(e, d, -1, -1)``: the unprotected swimmers in ``h`` dolphin ``d`` may protect
+    (only those a whale just threw in, with ``capsized_only``)."""
+    n = 0
+    for e in range(MAX_EX):
+        if S[EX_LOC + e] == L_SEA and S[EX_AT + e] == h and S[EX_PROT + e] < 0 and \
+                (not capsized_only or S[EX_FATE + e] == F_WHALE):
+            n = _add(opts, n, e, d, -1, -1)
+    return n
+
+
+# ============================================================================ squid (X7)
+@hot
+def options_place_squid(S, opts):
+    """X7.1 / R19: an unoccupied sea hex next to a land tile."""
+    n = 0
+    for h in range(N_HEX):
+        if not unoccupied_sea(S, h):
+            continue
+        for i in range(N_NEIGHBOURS[h]):
+            if S[HEX_TERRAIN + NEIGHBOURS[h, i]] >= 0:
+                n = _add(opts, n, h, -1, -1, -1)
+                break
+    return n
+
+
+@hot
+def squid_victims(S, h, opts):
+    """X7.1 / X7.4: rows ``(e, -1, -1, -1)`` for each explorer a squid in hex ``h`` may remove:
+    those on land tiles next to it and the passengers of an occupied boat in its hex."""
+    n = 0
+    for i in range(N_NEIGHBOURS[h]):
+        x = NEIGHBOURS[h, i]
+        if S[HEX_TERRAIN + x] >= 0 and S[HEX_NLAND + x] > 0:
+            for e in range(MAX_EX):
+                if S[EX_LOC + e] == L_LAND and S[EX_AT + e] == x:
+                    n = _add(opts, n, e, -1, -1, -1)
+    b = S[HEX_BOAT + h]
+    if b >= 0:
+        for j in range(S[BOAT_N + b]):
+            n = _add(opts, n, S[BOAT_P + 3 * b + j], -1, -1, -1)
+    return n
 
 
 # ============================================================================ piece movement
@@ -269,15 +397,15 @@ def supply_boat(S):
 
 # ============================================================================ at-rest rule
 @hot
-def _eat_swimmers(S, h, fate, capsized):
-    """Remove every unprotected swimmer in ``h``; those capsized in this resolution are lost to
-    the whale (R15). Returns how many were eaten."""
+def _eat_swimmers(S, h, fate):
+    """Remove every unprotected swimmer in ``h``; those capsized in this resolution (marked
+    ``F_WHALE``) are lost to the whale (R15). Returns how many were eaten."""
     eaten = 0
     if S[HEX_NSWIM + h] == 0:
         return 0
     for e in range(MAX_EX):
         if S[EX_LOC + e] == L_SEA and S[EX_AT + e] == h and S[EX_PROT + e] < 0:
-            kill(S, e, F_WHALE if (capsized >> e) & 1 else fate)
+            kill(S, e, F_WHALE if S[EX_FATE + e] == F_WHALE else fate)
             eaten += 1
     return eaten
 
@@ -289,7 +417,9 @@ def resolve_hex(S, h):
     if h < 0 or h >= N_HEX:
         return 0
     lost = 0
-    capsized = np.int64(0)            # bit e set: explorer e was thrown into the water here
+    resumed = S[PROTECT_PENDING] == h     # continuing after a protection choice (X5.9)
+    S[PROTECT_PENDING] = -1
+    capsized = resumed                # passengers thrown into the water here are marked F_WHALE
     changed = True
     while changed:
         changed = False
@@ -301,7 +431,7 @@ def resolve_hex(S, h):
                     lost += 1
                 put_boat(S, b, -1)
                 changed = True
-            k = _eat_swimmers(S, h, F_SERPENT, capsized)
+            k = _eat_swimmers(S, h, F_SERPENT)
             lost += k
             changed = changed or k > 0
         if S[HEX_NCR + WHALE * N_HEX + h] > 0:
@@ -309,14 +439,21 @@ def resolve_hex(S, h):
             if b >= 0 and S[BOAT_N + b] > 0:
                 while S[BOAT_N + b] > 0:
                     e = S[BOAT_P + 3 * b]
-                    capsized |= np.int64(1) << e
+                    S[EX_FATE + e] = F_WHALE
                     place_explorer(S, e, L_SEA, h)
                 put_boat(S, b, -1)
+                capsized = True
                 changed = True
+                if S[HEX_NCR + DOLPHIN * N_HEX + h] > 0 and _protect_capsized(S, h):
+                    return lost                  # the engine asks, then resolves again
         if S[HEX_NCR + SHARK * N_HEX + h] > 0:
-            k = _eat_swimmers(S, h, F_SHARK, capsized)
+            k = _eat_swimmers(S, h, F_SHARK)
             lost += k
             changed = changed or k > 0
+    if capsized:                      # survivors of the capsize carry no fate
+        for e in range(MAX_EX):
+            if S[EX_LOC + e] == L_SEA and S[EX_FATE + e] == F_WHALE:
+                S[EX_FATE + e] = F_NONE
     return lost
 
 
@@ -341,6 +478,8 @@ def whirlpool(S, h):
             if S[HEX_NCR + kind * N_HEX + x] > 0:
                 for k in range(KIND_COUNT[kind]):
                     if S[CR_HEX + kind * CR_SLOTS + k] == x:
+                        if kind == DOLPHIN:
+                            release(S, k)
                         put_creature(S, kind, k, CR_GONE)
 
 
@@ -350,8 +489,13 @@ def _stops(S, mt, h):
     """A mover of type ``mt`` that enters sea hex ``h`` must end its path there (R12)."""
     if mt == MT_SHARK:
         return unprotected_swimmers(S, h) > 0
-    if mt == MT_WHALE:
-        return boat_occupied(S, h)
+    if mt == MT_WHALE:                   # X7.5: a whale entering a squid's hex ends its move
+        return boat_occupied(S, h) or S[HEX_NCR + SQUID * N_HEX + h] > 0
+    if mt == MT_SERPENT:                 # only matters for dive-dice moves of 2-3 (X5.4)
+        return boat_occupied(S, h) or unprotected_swimmers(S, h) > 0
+    if mt == MT_SQUID:                   # X7.3
+        return boat_occupied(S, h) or S[HEX_NCR + WHALE * N_HEX + h] > 0 \
+            or land_explorers_next_to(S, h)
     if mt == MT_SWIMMER:
         return S[HEX_NCR + SERPENT * N_HEX + h] + S[HEX_NCR + SHARK * N_HEX + h] > 0
     if mt == MT_BOAT:
@@ -373,7 +517,7 @@ def reach(S, W, mt, start, maxd):
     W[W_DIST + start] = 0
     W[W_PARENT + start] = -1
     W[W_QUEUE] = start
-    boat = mt == MT_BOAT
+    boat = (mt == MT_BOAT) | (mt == MT_EMPTY_BOAT)
     head = 0
     tail = 1
     while head < tail:
@@ -517,8 +661,9 @@ def _add(opts, n, a, b, c, d):
 @hot
 def explorer_moves(S, e, opts, n):
     """Append the movement-point rows of explorer ``e`` (B6.2, B6.4, B6.5) from row ``n``:
-    ``(1, e, dest, boat)`` with dest a hex or an isle code, or the boat's hex with ``boat`` >= 0.
-    Returns the new row count. Written with few unpredictable branches: a row is always
+    ``(1, e, dest, boat)`` with dest a hex or an isle code, or the boat's hex with ``boat`` >= 0;
+    ``boat`` = ``SWIM_WITH_DOLPHIN`` swims with the swimmer's dolphin (X5.7). Returns the new
+    row count. Written with few unpredictable branches: a row is always
     written and only counted when it is legal (this loop runs for every movement point)."""
     loc = S[EX_LOC + e]
     h = S[EX_AT + e]
@@ -546,6 +691,11 @@ def explorer_moves(S, e, opts, n):
                 x = NEIGHBOURS[h, i]
                 _add(opts, n, MV_EXPLORER, e, x, -1)
                 n += np.int64(S[HEX_TERRAIN + x] < 0)
+            if S[EX_PROT + e] >= 0:                # X5.7: the same swims, with its dolphin
+                for i in range(N_NEIGHBOURS[h]):
+                    x = NEIGHBOURS[h, i]
+                    _add(opts, n, MV_EXPLORER, e, x, SWIM_WITH_DOLPHIN)
+                    n += np.int64(S[HEX_TERRAIN + x] < 0)
         b = S[HEX_BOAT + h]
         if b >= 0 and S[BOAT_N + b] < 3:
             n = _add(opts, n, MV_EXPLORER, e, h, b)
@@ -684,22 +834,78 @@ def options_sink(S, opts):
 
 
 @hot
+def piece_hex(S, kind, k):
+    """Where a die-moved piece stands: a creature, or with ``PK_BOAT`` an empty boat (X5.3).
+    -1 when it is not on the board (or, for a boat, not empty)."""
+    if kind == PK_BOAT:
+        return S[BOAT_HEX + k] if S[BOAT_N + k] == 0 else -1
+    return S[CR_HEX + kind * CR_SLOTS + k]
+
+
+@hot
+def mover_type(kind):
+    """The ``reach`` mover of a die-moved piece kind."""
+    if kind == DOLPHIN:
+        return MT_DOLPHIN
+    if kind == SQUID:
+        return MT_SQUID
+    if kind == PK_BOAT:
+        return MT_EMPTY_BOAT
+    return kind                                    # MT_SERPENT/SHARK/WHALE equal the kinds
+
+
+@hot
+def die_reach(S, kind):
+    """How far this turn's roll lets a piece of ``kind`` go: the dive dice's number (X5.3;
+    ``DIVE_D`` = anywhere unoccupied), else serpent 1, shark 2, whale and squid 3 (B6.8-B6.10,
+    X7.2)."""
+    if S[CHALLENGES] & CH_DIVE:
+        return S[ROLL_NUMBER]
+    return 3 if kind == SQUID else kind + 1
+
+
+@hot
+def face_kinds(S, face):
+    """Bit mask of the piece kinds a roll's face lets the roller move: the kind shown; the
+    dive dice's empty boat (``PK_BOAT``) or starfish (any of the five, X5.3); a squid wherever
+    a whale may move (X7.2)."""
+    if face == FACE_STAR:
+        m = (1 << SERPENT) | (1 << SHARK) | (1 << WHALE) | (1 << DOLPHIN) | (1 << PK_BOAT)
+    else:
+        m = 1 << face
+    if (m >> WHALE) & 1 and S[SQUID_ON] != 0:
+        m |= 1 << SQUID
+    return m
+
+
+@hot
 def creature_moves(S, W, kind, k, maxd, must_move, opts, n):
-    """Die moves of creature ``k`` of ``kind`` (B6.8-B6.11, R12), appended from row ``n``:
-    ``(kind, k, dest, via)``. Staying (dest = own hex, via 0) comes first unless
-    ``must_move`` (R2). ``via`` encodes the hexes passed on the way (see ``via_path``), so the
-    move needs no second search."""
-    h = S[CR_HEX + kind * CR_SLOTS + k]
+    """Die moves of piece ``k`` of ``kind`` (B6.8-B6.11, R12, X5.4, X7.2), appended from row
+    ``n``: ``(kind, k, dest, via)``. Staying (dest = own hex, via 0) comes first unless
+    ``must_move`` (R2; a squid may always stay, R21). ``via`` encodes the hexes passed on the way
+    (see ``via_path``), so the move needs no second search. ``maxd`` = ``DIVE_D``: a jump to any
+    unoccupied sea hex (via ``VIA_JUMP``). A dolphin sharing its hex with two or more swimmers
+    may instead switch its protection (via ``VIA_SWITCH + e``, X5.7, X5.9)."""
+    h = piece_hex(S, kind, k)
     if h < 0:
         return n
-    if not must_move:
-        n = _add(opts, n, kind, k, h, 0)
-    m = reach(S, W, kind, h, maxd)                 # MT_SERPENT/SHARK/WHALE equal the kinds
-    for i in range(1, m + 1):
-        x = W[W_QUEUE + i]
-        p = W[W_PARENT + x]
-        q = W[W_PARENT + p] if p != h else -1
-        n = _add(opts, n, kind, k, x, (p + 1) | ((q + 1) << 8))
+    if maxd == DIVE_D:
+        for x in range(N_HEX):
+            if unoccupied_sea(S, x):
+                n = _add(opts, n, kind, k, x, VIA_JUMP)
+    else:
+        if not must_move or kind == SQUID:
+            n = _add(opts, n, kind, k, h, 0)
+        m = reach(S, W, mover_type(kind), h, maxd)
+        for i in range(1, m + 1):
+            x = W[W_QUEUE + i]
+            p = W[W_PARENT + x]
+            q = W[W_PARENT + p] if p != h else -1
+            n = _add(opts, n, kind, k, x, (p + 1) | ((q + 1) << 8))
+    if kind == DOLPHIN and S[HEX_NSWIM + h] >= 2:
+        for e in range(MAX_EX):
+            if S[EX_LOC + e] == L_SEA and S[EX_AT + e] == h and S[EX_PROT + e] < 0:
+                n = _add(opts, n, kind, k, h, VIA_SWITCH + e)
     return n
 
 
@@ -726,24 +932,45 @@ def via_path(start, dest, via, path):
 
 @hot
 def creature_can_move(S, kind, k):
-    """A creature on the board can move if a sea hex is next to it (creatures enter any sea)."""
-    h = S[CR_HEX + kind * CR_SLOTS + k]
-    return h >= 0 and sea_next_to(S, h)
+    """A piece on the board can move if a sea hex is next to it (creatures enter any sea; an
+    empty boat only sea without a boat). A squid can always 'move' (staying counts, X7.2)."""
+    h = piece_hex(S, kind, k)
+    if h < 0:
+        return False
+    if kind == SQUID:
+        return True
+    if kind == PK_BOAT:
+        for i in range(N_NEIGHBOURS[h]):
+            x = NEIGHBOURS[h, i]
+            if S[HEX_TERRAIN + x] < 0 and S[HEX_BOAT + x] < 0:
+                return True
+        return False
+    return sea_next_to(S, h)
 
 
 @hot
-def options_creature_pieces(S, kind, must_move, opts):
-    """First half of the die move: ``(kind, k, -1, -1)`` for each creature of ``kind`` on the
-    board (with ``must_move``, only those that can move; R21: all of them when none can)."""
+def _piece_count(kind):
+    return N_BOATS if kind == PK_BOAT else KIND_COUNT[kind]
+
+
+@hot
+def options_creature_pieces(S, kinds, must_move, opts):
+    """First half of the die move: ``(kind, k, -1, -1)`` for each piece on the board of the
+    kinds in the bit mask ``kinds`` (bit ``PK_BOAT`` = empty boats; B5.4, X5.3, X7.2); with
+    ``must_move``, only those that can move (R21: all of them when none can)."""
     n = 0
-    for k in range(KIND_COUNT[kind]):
-        on_board = S[CR_HEX + kind * CR_SLOTS + k] >= 0
-        if on_board and (not must_move or creature_can_move(S, kind, k)):
-            n = _add(opts, n, kind, k, -1, -1)
+    for kind in range(PK_BOAT + 1):
+        if (kinds >> kind) & 1:
+            for k in range(_piece_count(kind)):
+                if piece_hex(S, kind, k) >= 0 and \
+                        (not must_move or creature_can_move(S, kind, k)):
+                    n = _add(opts, n, kind, k, -1, -1)
     if n == 0 and must_move:
-        for k in range(KIND_COUNT[kind]):
-            if S[CR_HEX + kind * CR_SLOTS + k] >= 0:
-                n = _add(opts, n, kind, k, -1, -1)
+        for kind in range(PK_BOAT + 1):
+            if (kinds >> kind) & 1:
+                for k in range(_piece_count(kind)):
+                    if piece_hex(S, kind, k) >= 0:
+                        n = _add(opts, n, kind, k, -1, -1)
     return n
 
 
@@ -815,16 +1042,20 @@ def tile_rows(S, W, seat, mine, opts, n):
 
 @hot
 def move_tile_rows(S, mine, opts, n):
-    """B3.8-B3.10 / R9: ``(back, k, -1, 0)`` for each move-creature tile in the hand (of the
-    private row ``mine``) and each creature of its kind on the board; the destination is asked
-    next."""
+    """B3.8-B3.10 / R9: ``(back, k, -1, kind)`` for each move-creature tile in the hand (of
+    the private row ``mine``) and each creature of its kind on the board -- with the squid in
+    play the move-whale tile may move a squid instead (X7.2); the destination is asked next."""
     for back in range(B_MOVE_SERPENT, B_MOVE_WHALE + 1):
         if mine[P_HAND + back] == 0:
             continue
         kind = back - B_MOVE_SERPENT
         for k in range(KIND_COUNT[kind]):
             if S[CR_HEX + kind * CR_SLOTS + k] >= 0:
-                n = _add(opts, n, back, k, -1, 0)
+                n = _add(opts, n, back, k, -1, kind)
+        if back == B_MOVE_WHALE and S[SQUID_ON] != 0:
+            for k in range(KIND_COUNT[SQUID]):
+                if S[CR_HEX + SQUID * CR_SLOTS + k] >= 0:
+                    n = _add(opts, n, back, k, -1, SQUID)
     return n
 
 
@@ -870,12 +1101,13 @@ def tile_reach_rows(S, W, back, piece, opts, n):
 
 
 @hot
-def options_tile_dest(S, back, piece, opts):
-    """B3.8-B3.10 / R19: a move-creature tile sends its creature to any unoccupied sea hex."""
+def options_tile_dest(S, back, piece, kind, opts):
+    """B3.8-B3.10 / R19 / X7.2: a move-creature tile sends its creature (of ``kind``) to any
+    unoccupied sea hex."""
     n = 0
     for h in range(N_HEX):
         if unoccupied_sea(S, h):
-            n = _add(opts, n, back, piece, h, 0)
+            n = _add(opts, n, back, piece, h, kind)
     return n
 
 
@@ -937,7 +1169,13 @@ def apply_move(S, seat, what, i, dest, boat):
         return
     if loc == L_LAND or (loc == L_SEA and dest != S[EX_AT + e]):
         S[EX_SWAM + e] = 1                               # dive or swim: its one sea hex (B6.5)
-    place_explorer(S, e, L_SEA, dest)
+    d = S[EX_PROT + e]
+    place_explorer(S, e, L_SEA, dest)                    # leaves its dolphin behind ...
+    if boat == SWIM_WITH_DOLPHIN:                        # ... unless it takes it along (X5.7)
+        put_creature(S, DOLPHIN, d, dest)
+        protect(S, d, e)
+    elif S[HEX_NCR + DOLPHIN * N_HEX + dest] > 0:        # X5.9: meets a free dolphin
+        arrive(S, e, dest)
     resolve_hex(S, dest)
 
 

@@ -13,7 +13,7 @@ from strategies import STRATEGY_CODES
 from .scoring import TIEBREAKS
 
 SUPPORTED_PLAYERS = (2, 3, 4, 5, 6)
-CHALLENGES = (1, 2, 3, 4, 6)                                       # X2.1-X2.4, X6
+CHALLENGES = (1, 2, 3, 4, 5, 6)                          # X2.1-X2.4, X5 (= dolphins), X6
 RULES_BOATS = {2: (2, 2, 2, 2), 3: (2, 2, 2), 4: (2, 2, 2, 2),     # B4.4, B4.5
                5: (1, 1, 2, 2, 2), 6: (1, 1, 1, 1, 2, 2)}          # X1.1, X1.2
 
@@ -36,7 +36,10 @@ class Settings:
     creatures_must_move: bool = False         # R2 / R21
     max_turns: int = 400                      # R10
     tiebreak: str = ""                        # B7.3 / X1.6; empty = chain for 5-6, else shared
-    challenges: tuple[int, ...] = ()          # X2-X4 Challenges 1-4, X6 Challenge 6
+    challenges: tuple[int, ...] = ()          # X2-X4 Challenges 1-4, X5 Challenge 5, X6
+    dolphins: bool = False                    # X5 Dolphins & Dive Dice (= Challenge 5)
+    squid: bool = False                       # X7 the Giant Squid
+    squid_only: bool = False                  # X7.6 squid instead of whales (needs squid)
 
     def __post_init__(self):
         if self.players not in SUPPORTED_PLAYERS:
@@ -54,7 +57,7 @@ class Settings:
                 raise SettingsError(f"unknown strategy {s!r}; accepted: "
                                     f"{', '.join(STRATEGY_CODES)}")
         object.__setattr__(self, "strategies", strategies)
-        challenges = tuple(sorted(set(self.challenges)))
+        challenges = tuple(sorted(set(self.challenges) | ({5} if self.dolphins else set())))
         for c in challenges:
             if c not in CHALLENGES:
                 raise SettingsError(f"unknown challenge {c!r}; accepted: "
@@ -63,6 +66,9 @@ class Settings:
             raise SettingsError(f"challenge 6 (Overpopulated) needs 5 or 6 players, got "
                                 f"{self.players}")
         object.__setattr__(self, "challenges", challenges)
+        object.__setattr__(self, "dolphins", 5 in challenges)
+        if self.squid_only and not self.squid:
+            raise SettingsError("--squid-only (X7.6: squid instead of whales) needs --squid")
         # X6.1: with Challenge 6 everyone keeps 10 explorers and gets 2 boats
         boats = tuple(self.boats) or ((2,) * n if 6 in challenges else RULES_BOATS[self.players])
         if len(boats) != n or any(not 0 <= b <= 3 for b in boats) or sum(boats) > 12:
@@ -90,6 +96,11 @@ class Settings:
         return sum(1 << (c - 1) for c in self.challenges)
 
     @property
+    def squid_mode(self) -> int:
+        """0 no squid, 1 the Giant Squid (X7), 2 squid instead of whales (X7.6)."""
+        return 2 if self.squid_only else int(self.squid)
+
+    @property
     def strategy_ids(self) -> tuple[int, ...]:
         return tuple(STRATEGY_CODES[s] for s in self.strategies)
 
@@ -98,4 +109,5 @@ class Settings:
                 "player_of_seat": list(self.player_of_seat),
                 "boats_per_seat": list(self.boats), "lagoon_is_sea": self.lagoon_is_sea,
                 "creatures_must_move": self.creatures_must_move, "max_turns": self.max_turns,
-                "tiebreak": self.tiebreak, "challenges": list(self.challenges)}
+                "tiebreak": self.tiebreak, "challenges": list(self.challenges),
+                "dolphins": self.dolphins, "squid": self.squid, "squid_only": self.squid_only}

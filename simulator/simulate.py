@@ -33,6 +33,7 @@ def settings_vector(s: Settings) -> np.ndarray:
     st[E.ST_MUST_MOVE] = int(s.creatures_must_move)
     st[E.ST_MAX_TURNS] = s.max_turns
     st[E.ST_CHALLENGES] = s.challenge_bits
+    st[E.ST_SQUID] = s.squid_mode
     st[E.ST_BOATS:E.ST_BOATS + s.seats] = s.boats
     st[E.ST_SIDS:E.ST_SIDS + s.seats] = s.strategy_ids
     return st
@@ -107,6 +108,9 @@ def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -
     cols["decided_by"] = pd.Categorical.from_codes(step.astype(np.int8), categories=list(STEPS))
     label = ",".join(map(str, settings.challenges)) or "none"           # e.g. "1,3"
     cols["challenges"] = pd.Categorical.from_codes(np.zeros(n, np.int8), categories=[label])
+    cols["dolphins"] = np.full(n, settings.dolphins)                    # X5 (Challenge 5)
+    cols["squid"] = np.full(n, settings.squid)                          # X7
+    cols["squid_only"] = np.full(n, settings.squid_only)                # X7.6
     # the rule flags, so that tables from different settings can be concatenated and grouped
     cols["lagoon_is_sea"] = np.full(n, settings.lagoon_is_sea)
     cols["creatures_must_move"] = np.full(n, settings.creatures_must_move)

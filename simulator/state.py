@@ -63,6 +63,20 @@ FATE_NAMES = ("none", "serpent", "shark", "whale", "whirlpool", "squid", "strand
 
 # ---- game end reasons ---------------------------------------------------------------------
 E_NONE, E_VOLCANO, E_TURN_CAP, E_NO_EXPLORERS, E_ISLAND_GONE = range(5)
+
+# ---- pieces a die move may name: the creature kinds, then an empty boat (X5.3) -------------
+PK_BOAT = N_KINDS                            # (PK_BOAT, boat id) in creature option rows
+# ---- dive dice (X5.3): symbol faces and number faces -----------------------------------------
+FACE_BOAT, FACE_STAR = PK_BOAT, PK_BOAT + 1  # the other faces are the kinds SERPENT..DOLPHIN
+DIVE_FACES = np.array([SERPENT, SHARK, WHALE, DOLPHIN, FACE_BOAT, FACE_STAR], dtype=np.int32)
+DIVE_D = 0                                   # the number die's D: to any unoccupied sea hex
+DIVE_NUMBERS = np.array([1, 1, 2, 2, 3, DIVE_D], dtype=np.int32)
+FACE_NAMES = KIND_NAMES + ("boat", "starfish")
+# creature option rows (kind, slot, dest, via): via codes beyond any path code (< 2**16)
+VIA_JUMP = 1 << 20                           # a dive-dice D: straight to ``dest``
+VIA_SWITCH = 1 << 21                         # + explorer: a dolphin switches protection (X5.7)
+# movement rows (1, e, dest, boat): boat = SWIM_WITH_DOLPHIN takes the swimmer's dolphin (X5.7)
+SWIM_WITH_DOLPHIN = -2
 END_NAMES = ("none", "volcano", "turn_cap", "no_explorers", "island_gone")
 
 # ---- challenge bits (X2, X5, X6) ----------------------------------------------------------
@@ -96,6 +110,11 @@ CHALLENGES = _block(1)       # CH_* bits
 SQUID_ON = _block(1)         # X7
 SQUID_ONLY = _block(1)       # X7.6
 BONUS_MOVES = _block(1)      # X6.3: Overpopulated bonus points used (record)
+DOLPHINS_PLACED = _block(1)  # X5.2 (record)
+SQUID_PLACED = _block(1)     # X7.1 (record)
+PROTECT_PENDING = _block(1)  # X5.9: hex whose capsized swimmers await a protection choice, or -1
+ROLL_FACE = _block(1)        # step 4's roll: the die's kind or a dive-dice face (X5.3) ...
+ROLL_NUMBER = _block(1)      # ... and the dive dice's number (DIVE_D for the D)
 TERRAIN_LEFT = _block(N_TERRAIN)
 PLAYER_OF = _block(MAX_SEATS)        # player of each seat (B4.5: seats A,B,A,B with 2 players)
 BOATS_ALLOC = _block(MAX_SEATS)      # boats each seat places (B4.4, X1.5)
@@ -158,10 +177,15 @@ D_PICK_EXPLORER = 9    # (slot) which explorer to place next: one row per distin
 D_TILE_DEST = 10       # (back, piece, dest, 0) where the tile chosen by D_PLAY_TILE sends it
 D_MOVE_PIECE = 11      # (what, id, -1, -1): which piece spends this movement point; row 0 is
                        # (0, -1, -1, -1) = stop moving. Pieces with no legal move are not listed
-D_CREATURE_PIECE = 12  # (kind, slot, -1, -1): which creature of the rolled kind moves
+D_CREATURE_PIECE = 12  # (kind, slot, -1, -1): which piece of the rolled kind(s) moves: the
+                       # dive dice's starfish lists every kind, PK_BOAT rows are empty boats
+D_PROTECT = 13         # (explorer, dolphin, -1, -1): which arriving swimmer a free dolphin
+                       # protects (X5.5, X5.9)
+D_PLACE_SQUID = 14     # (hex): where a whale tile's squid goes (X7.1)
+D_SQUID_VICTIM = 15    # (explorer): the explorer a squid removes (X7.1, X7.4)
 DECISION_NAMES = ("place_explorer", "place_boat", "play_tile", "move", "sink", "board",
                   "creature", "defend", "take_boat", "pick_explorer", "tile_dest", "move_piece",
-                  "creature_piece")
+                  "creature_piece", "protect", "place_squid", "squid_victim")
 MV_STOP, MV_EXPLORER, MV_BOAT = 0, 1, 2
 
 assert STATE_SIZE < 4096 and N_LOC == N_HEX + 4

@@ -7,7 +7,7 @@ from strategies import SCRIPTED_ID
 
 from . import greedy, random_play, scripted
 
-MEM_W = 512        # float64 scratch each seat's strategy keeps for the whole game
+MEM_W = 1024       # float64 scratch each seat's strategy keeps for the whole game
 assert greedy.M_END <= MEM_W and scripted.K_ROW + 4 <= MEM_W
 
 

@@ -14,7 +14,16 @@ compiler to inline (a strategy is called for every decision of millions of games
 from simulator.board import BALL, BALL_N, DIST_TO_ACCESS, HEX_DIST, N_HEX
 from simulator.jit import hot
 from simulator.rng import randint
-from simulator.rules import boat_moves, creature_can_move, creature_moves, explorer_moves, tile_rows
+from simulator.rules import (
+    boat_moves,
+    creature_can_move,
+    creature_moves,
+    die_reach,
+    explorer_moves,
+    free_dolphin,
+    piece_hex,
+    tile_rows,
+)
 from simulator.state import (
     B_DOLPHIN,
     B_MOVE_SERPENT,
@@ -28,6 +37,12 @@ from simulator.state import (
     CR_HEX,
     CR_SLOTS,
     D_BOARD,
+    D_PLACE_SQUID,
+    D_PROTECT,
+    D_SQUID_VICTIM,
+    DOL_PROT,
+    DOLPHIN,
+    EX_PROT,
     D_CREATURE,
     D_CREATURE_PIECE,
     D_DEFEND,
@@ -43,6 +58,7 @@ from simulator.state import (
     EX_LOC,
     EX_SEAT,
     HEX_BOAT,
+    HEX_NCR,
     HEX_NLAND,
     HEX_NSWIM,
     HEX_TERRAIN,
@@ -57,13 +73,19 @@ from simulator.state import (
     MUST_MOVE,
     MV_STOP,
     P_VALUE,
+    PK_BOAT,
     PLAYER_OF,
     SERPENT,
     SHARK,
     SLOTS,
+    SQUID,
+    SQUID_ON,
+    SWIM_WITH_DOLPHIN,
     TURN,
+    VIA_SWITCH,
     WHALE,
 )
+from simulator.board import NEIGHBOURS, N_NEIGHBOURS
 
 OTHER_VALUE = 2.8          # mean explorer value: other players' values are secret (R11)
 SAFE_POT = 100.0
@@ -90,7 +112,8 @@ M_NEAR = M_DECISION + 1           # per hex: decision * 16 + distance to our nea
                                   # on land, computed when first needed in a decision
 M_LEAD_DECISION = M_NEAR + N_HEX  # the decision M_LEAD was counted for
 M_LEAD = M_LEAD_DECISION + 1      # per seat: 1 + explorers rescued
-M_END = M_LEAD + MAX_SEATS
+M_LANDV = M_LEAD + MAX_SEATS      # per hex: the best squid removal from the land tile there
+M_END = M_LANDV + N_HEX           # (X7.4), counted once per decision when squid are in play
 
 
 # ============================================================================ position features
@@ -265,6 +288,60 @@ def _victims(pub, mine, seat, kind, h, mem):
     return score
 
 
+@hot
+def _land_victims(pub, mine, seat, mem):
+    """Note per land hex the best explorer for a squid to take there (``_squid_score``), once
+    per decision: one pass over the explorers instead of one per hex scored."""
+    for h in range(N_HEX):
+        mem[M_LANDV + h] = -1e18
+    for e in range(MAX_EX):
+        if pub[EX_LOC + e] == L_LAND:
+            h = pub[EX_AT + e]
+            v = -10.0 * _value(pub, mine, seat, e, mem)
+            if v > mem[M_LANDV + h]:
+                mem[M_LANDV + h] = v
+
+
+@hot
+def _squid_score(pub, mine, seat, h, mem):
+    """A squid ending in hex ``h`` must remove one explorer (X7.4): the best removal for us --
+    an opponent's, the leader's first -- or 0 when there is none to remove. The land part
+    comes from ``_land_victims``."""
+    best = -1e18
+    for i in range(N_NEIGHBOURS[h]):
+        v = mem[M_LANDV + NEIGHBOURS[h, i]]
+        best = v if v > best else best
+    b = pub[HEX_BOAT + h]
+    if b >= 0:
+        for j in range(pub[BOAT_N + b]):
+            v = -10.0 * _value(pub, mine, seat, pub[BOAT_P + 3 * b + j], mem)
+            best = v if v > best else best
+    return best if best > -1e17 else 0.0
+
+
+@hot
+def _dolphin_score(pub, mine, seat, slot, dest, via, mem):
+    """A dive-dice dolphin move (X5.5-X5.7): worth the swimmer it comes to protect, less the
+    one it leaves -- who is eaten at once beside a serpent or shark (which is good news when
+    the swimmer is an opponent's)."""
+    start = pub[CR_HEX + DOLPHIN * CR_SLOTS + slot]
+    cur = pub[DOL_PROT + slot]
+    if via >= VIA_SWITCH:
+        gain = 10.0 * _value(pub, mine, seat, via - VIA_SWITCH, mem)
+    elif dest == start:
+        return 0.0
+    else:
+        gain = 0.0
+        for e in range(MAX_EX if pub[HEX_NSWIM + dest] > 0 else 0):
+            if pub[EX_LOC + e] == L_SEA and pub[EX_AT + e] == dest and pub[EX_PROT + e] < 0:
+                v = 10.0 * _value(pub, mine, seat, e, mem)
+                gain = v if v > gain else gain
+    if cur >= 0:
+        danger = pub[HEX_NCR + SERPENT * N_HEX + start] + pub[HEX_NCR + SHARK * N_HEX + start]
+        gain -= _value(pub, mine, seat, cur, mem) * (10.0 + (100.0 if danger > 0 else 0.0))
+    return gain
+
+
 # ============================================================================ option scores
 @hot
 def _score_move(pub, mine, seat, mem, what, i, dest, boat):
@@ -327,10 +404,19 @@ def _score_sink(pub, mine, seat, h, mem):
 
 
 @hot
-def _score_tile(pub, mine, seat, mem, back, piece, dest):
+def _score_tile(pub, mine, seat, mem, back, piece, dest, kind):
     """Step 1: a red tile is worth playing only for a clear gain (it is gone once played)."""
     if back < 0:
         return 0.0
+    if back == B_MOVE_WHALE and kind == SQUID:       # X7.2: the squid attacks where it lands
+        if dest >= 0:
+            return _squid_score(pub, mine, seat, dest, mem) - 10.0
+        best = 0.0
+        for h in range(N_HEX):
+            if pub[HEX_TERRAIN + h] < 0 and pub[HEX_BOAT + h] < 0 and pub[HEX_NSWIM + h] == 0:
+                v = _squid_score(pub, mine, seat, h, mem)
+                best = v if v > best else best
+        return best - 10.0
     if back == B_DOLPHIN:
         now = _pot(pub, mem, L_SEA, pub[EX_AT + piece])
         new = SAFE_POT if dest >= N_HEX else _pot(pub, mem, L_SEA, dest)
@@ -352,8 +438,16 @@ def _score(pub, mine, seat, kind, opts, k, mem):
     if kind == D_MOVE:
         return _score_move(pub, mine, seat, mem, a, opts[k, 1], opts[k, 2], opts[k, 3])
     if kind == D_CREATURE:
-        start = pub[CR_HEX + a * CR_SLOTS + opts[k, 1]]
         c = opts[k, 2]
+        if a == SQUID:
+            return _squid_score(pub, mine, seat, c, mem)
+        if a == DOLPHIN:
+            return _dolphin_score(pub, mine, seat, opts[k, 1], c, opts[k, 3], mem)
+        start = piece_hex(pub, a, opts[k, 1])
+        if a == PK_BOAT:                 # an empty boat drifts towards our explorers on land
+            if mem[M_N_OWN] == 0:
+                return 0.0
+            return 2.0 * (_near_own_land(mem, start) - _near_own_land(mem, c))
         if c == start:
             return 0.0
         return (_victims(pub, mine, seat, a, c, mem)
@@ -368,7 +462,13 @@ def _score(pub, mine, seat, kind, opts, k, mem):
     if kind == D_SINK:
         return _score_sink(pub, mine, seat, a, mem)
     if kind == D_PLAY_TILE or kind == D_TILE_DEST:
-        return _score_tile(pub, mine, seat, mem, a, opts[k, 1], opts[k, 2])
+        return _score_tile(pub, mine, seat, mem, a, opts[k, 1], opts[k, 2], opts[k, 3])
+    if kind == D_PROTECT:
+        return _value(pub, mine, seat, a, mem)
+    if kind == D_PLACE_SQUID:
+        return _squid_score(pub, mine, seat, a, mem)
+    if kind == D_SQUID_VICTIM:
+        return -_value(pub, mine, seat, a, mem)
     if kind == D_DEFEND:
         return float(a)                              # always save our swimmers / boat
     if kind == D_BOARD:
@@ -442,6 +542,8 @@ def _best_move(pub, mine, seat, opts, lo, hi, rng, mem):
                 at = pub[EX_AT + i]
                 worth = _own(pub, mine, i % SLOTS)
                 here = _pot(pub, mem, loc, pub[BOAT_HEX + at] if loc == L_BOAT else at)
+                if loc == L_SEA and pub[EX_PROT + i] >= 0:      # X5.5: no serpent or shark
+                    here += mem[M_SWIM + at]
             if dest >= N_HEX:
                 new = SAFE_POT
             elif opts[k, 3] >= 0:
@@ -450,6 +552,9 @@ def _best_move(pub, mine, seat, opts, lo, hi, rng, mem):
                 new = _pot(pub, mem, L_LAND, dest)
             else:
                 new = _pot(pub, mem, L_SEA, dest)
+                if opts[k, 3] == SWIM_WITH_DOLPHIN or (pub[HEX_NCR + DOLPHIN * N_HEX + dest] > 0
+                                                      and free_dolphin(pub, dest) >= 0):
+                    new += mem[M_SWIM + dest]
             s = worth * (new - here)
         best, pick, ties = _tally(s, k, best, pick, ties, rng)
     return pick
@@ -501,6 +606,31 @@ def _planned(pub, kind, opts, n, mem):
 
 
 @hot
+def _best_creature(pub, mine, seat, opts, n, rng, mem, work):
+    """The die move decided whole at its first half: each listed piece's moves are listed
+    past the piece rows in turn (a dive-dice D offers every unoccupied hex to each of up to 37
+    pieces, more than the option table holds at once), scored, and the best row remembered
+    for the destination decision (as ``_plan`` does)."""
+    best = -1e18
+    pick = 0
+    ties = 0
+    for j in range(n):
+        a = opts[j, 0]
+        must = pub[MUST_MOVE] != 0 and creature_can_move(pub, a, opts[j, 1])
+        m = creature_moves(pub, work, a, opts[j, 1], die_reach(pub, a), must, opts, n)
+        for k in range(n, m):
+            s = _score(pub, mine, seat, D_CREATURE, opts, k, mem)
+            best, won, ties = _tally(s, k, best, -1, ties, rng)
+            if won == k:
+                pick = j
+                for c in range(4):
+                    mem[M_PLAN_ROW + c] = opts[k, c]
+    mem[M_PLAN] = D_CREATURE
+    mem[M_PLAN_TURN] = pub[TURN]
+    return pick
+
+
+@hot
 def choose(pub, mine, seat, kind, opts, n, rng, mem, work):
     """The best-scoring option. A decision the engine asks in two halves (which piece, then
     where) is decided whole at the first half: every move of every piece is listed past the
@@ -522,18 +652,17 @@ def choose(pub, mine, seat, kind, opts, n, rng, mem, work):
     if kind == D_CREATURE or kind == D_CREATURE_PIECE or kind == D_PLAY_TILE \
             or kind == D_TILE_DEST:
         _list_exposed(pub, seat, mem)
+    if kind == D_CREATURE or kind == D_CREATURE_PIECE:
+        _list_own_land(pub, seat, mem)
+    if pub[SQUID_ON] != 0 and (kind == D_CREATURE_PIECE or kind == D_CREATURE or kind == D_PLAY_TILE
+                               or kind == D_TILE_DEST or kind == D_PLACE_SQUID):
+        _land_victims(pub, mine, seat, mem)
     if kind == D_MOVE_PIECE:
         m = _whole_moves(pub, seat, opts, n)
         k = _best_move(pub, mine, seat, opts, n, m, rng, mem)
         return _plan(pub, opts, n, k, D_MOVE, mem)
     if kind == D_CREATURE_PIECE:
-        m = n
-        for j in range(n):
-            a = opts[j, 0]
-            must = pub[MUST_MOVE] != 0 and creature_can_move(pub, a, opts[j, 1])
-            m = creature_moves(pub, work, a, opts[j, 1], a + 1, must, opts, m)
-        k = _best(pub, mine, seat, D_CREATURE, opts, n, m, rng, mem)
-        return _plan(pub, opts, n, k, D_CREATURE, mem)
+        return _best_creature(pub, mine, seat, opts, n, rng, mem, work)
     if kind == D_PLAY_TILE:
         m = tile_rows(pub, work, seat, mine, opts, n)
         k = _best(pub, mine, seat, D_PLAY_TILE, opts, n, m, rng, mem)

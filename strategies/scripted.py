@@ -45,6 +45,21 @@ def _match(opts, n, mem, base, cols):
 
 
 @hot
+def _match_tile(opts, n, mem, base):
+    """The tile-and-piece half of a tile play: columns 0, 1 and 3 (the move-whale tile's
+    piece may be a whale or a squid, told apart by column 3; column 2 is filled later)."""
+    for k in range(n):
+        ok = True
+        for j in (0, 1, 3):
+            want = mem[base + j]
+            if want != WILD and opts[k, j] != want:
+                ok = False
+        if ok:
+            return k
+    return -1
+
+
+@hot
 def _second_half(kind):
     """The destination decision that follows a piece decision, or -1."""
     if kind == D_MOVE_PIECE:
@@ -73,5 +88,7 @@ def choose(pub, mine, seat, kind, opts, n, rng, mem, work):
         mem[K_TURN] = pub[TURN]
         for j in range(4):
             mem[K_ROW + j] = mem[base + j]
+        if kind == D_PLAY_TILE:
+            return _match_tile(opts, n, mem, base)
         return _match(opts, n, mem, base, 2)
     return _match(opts, n, mem, base, 4)

@@ -40,7 +40,7 @@ i32 = np.int32
 i64 = np.int64
 
 # ---- names -------------------------------------------------------------------------------
-KINDS = {name: k for k, name in enumerate(ST.KIND_NAMES)}          # serpent, shark, whale, ...
+KINDS = {name: k for k, name in enumerate(ST.FACE_NAMES)}   # serpent ... squid, boat, starfish
 BACKS = {name: b for b, name in enumerate(ST.BACK_NAMES)}          # whale, shark, boat, ...
 TERRAINS = {name: t for t, name in enumerate(BD.TERRAIN_NAMES)}    # beach, forest, mountain
 ISLES = {name: BD.ISLE0 + k for k, name in enumerate(BD.ISLE_NAMES)}
@@ -108,10 +108,14 @@ def sail(b: int, dest) -> tuple:
     return (ST.MV_BOAT, int(b), loc(dest), -1)
 
 
-def tile(back, piece: int, dest) -> tuple:
+def tile(back, piece: int, dest, kind=None) -> tuple:
     """D_PLAY_TILE row: play ``back`` on ``piece`` (explorer, boat or creature slot) to
-    ``dest``."""
-    return (_back(back), int(piece), loc(dest), 0)
+    ``dest``. Move tiles carry the creature's kind in the last column (default: the tile's
+    own kind; ``kind='squid'`` moves a squid with the move-whale tile, X7.2)."""
+    b = _back(back)
+    if kind is None:
+        kind = b - ST.B_MOVE_SERPENT if b >= ST.B_MOVE_SERPENT else 0
+    return (b, int(piece), loc(dest), _kind(kind))
 
 
 NO_TILE = (-1, -1, -1, 0)
@@ -126,6 +130,12 @@ def _mix64(z: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
     return z ^ (z >> 31)
+
+
+def _draw6(state: int, k: int) -> int:
+    """The ``k``-th (1-based) ``randint(6)`` from a stream in ``state``."""
+    u = _mix64((int(state) + k * _GOLDEN) & _MASK)
+    return ((u >> 11) * 6) >> 53
 
 
 def die_face(state: int) -> int:
@@ -144,10 +154,12 @@ class Table:
     def __init__(self, players: int = 4, *, lagoon_is_sea: bool = True,
                  creatures_must_move: bool = False, max_turns: int = 400, seed: int = 1,
                  game: int = 0, strategy: str = "scripted", boats: tuple[int, ...] = (),
-                 tiebreak: str = "", challenges: tuple[int, ...] = ()):
+                 tiebreak: str = "", challenges: tuple[int, ...] = (), dolphins: bool = False,
+                 squid: bool = False, squid_only: bool = False):
         self.settings = Settings(players=players, lagoon_is_sea=lagoon_is_sea,
                                  creatures_must_move=creatures_must_move, max_turns=max_turns,
-                                 boats=boats, tiebreak=tiebreak, challenges=challenges)
+                                 boats=boats, tiebreak=tiebreak, challenges=challenges,
+                                 dolphins=dolphins, squid=squid, squid_only=squid_only)
         self.seats = self.settings.seats
         self.st = settings_vector(self.settings)
         sid = SCRIPTED_ID if strategy == "scripted" else STRATEGY_CODES[strategy]
@@ -308,6 +320,27 @@ class Table:
                 return self
         raise RuntimeError("no die state found")
 
+    def set_dive(self, face, number) -> "Table":
+        """Make the next dive-dice roll show ``face`` (a kind name, 'boat' or 'starfish') and
+        ``number`` (1, 2, 3 or 'D'), X5.3: the two dice are two draws of the dice stream."""
+        want_face = list(ST.DIVE_FACES).index(_kind(face))
+        numbers = [1, 1, 2, 2, 3, "D"]
+        for cand in range(1, 200_000):
+            if _draw6(cand, 1) == want_face and numbers[_draw6(cand, 2)] == number:
+                self.rng[ST.RNG_DICE] = np.uint64(cand)
+                return self
+        raise RuntimeError("no dice state found")
+
+    def protect(self, d: int, e: int) -> "Table":
+        """Dolphin ``d`` protects swimmer ``e`` (X5.5); both must share a hex."""
+        assert self.S[ST.CR_HEX + ST.DOLPHIN * ST.CR_SLOTS + d] == self.S[ST.EX_AT + e]
+        R.protect(self.S, i32(d), i32(e))
+        return self
+
+    def protector(self, e: int) -> int:
+        """The dolphin protecting explorer ``e``, or -1."""
+        return int(self.S[ST.EX_PROT + e])
+
     def next_die(self) -> str:
         return ST.KIND_NAMES[die_face(int(self.rng[ST.RNG_DICE]))]
 
@@ -344,10 +377,24 @@ class Table:
             n, w = R.options_play_tile(S, self.W, i32(seat), S[ST.PRIV + seat * ST.PRIV_W:], o), 4
         elif kind == ST.D_CREATURE:
             k = _kind(creature)
-            n, w = R.options_creature(S, self.W, k, k + 1, bool(S[ST.MUST_MOVE]), o, 0), 3
+            if k <= ST.WHALE and not S[ST.CHALLENGES] & ST.CH_DIVE:
+                n, w = R.options_creature(S, self.W, k, k + 1, bool(S[ST.MUST_MOVE]), o, 0), 3
+            else:                       # any piece kind, as far as the current roll allows
+                n, w = 0, 4
+                count = ST.N_BOATS if k == ST.PK_BOAT else ST.KIND_COUNT[k]
+                for slot in range(count):
+                    n = R.creature_moves(S, self.W, i64(k), i32(slot), R.die_reach(S, i64(k)),
+                                         bool(S[ST.MUST_MOVE]), o, n)
+        elif kind == ST.D_CREATURE_PIECE:
+            n, w = R.options_creature_pieces(S, R.face_kinds(S, creature), False, o), 2
         elif kind == ST.D_TILE_DEST:
-            back, piece = creature
-            n, w = R.options_tile_dest(S, i32(_back(back)), i32(piece), o), 4
+            back, piece = creature[:2]
+            k = _kind(creature[2]) if len(creature) > 2 else _back(back) - ST.B_MOVE_SERPENT
+            n, w = R.options_tile_dest(S, i32(_back(back)), i32(piece), i32(k), o), 4
+        elif kind == ST.D_PLACE_SQUID:
+            n, w = R.options_place_squid(S, o), 1
+        elif kind == ST.D_SQUID_VICTIM:
+            n, w = R.squid_victims(S, i32(loc(creature)), o), 1
         elif kind == ST.D_PLACE_BOAT:
             n, w = R.options_place_boat(S, o), 1
         elif kind == ST.D_PICK_EXPLORER:
@@ -403,26 +450,33 @@ class Table:
         (swimmers boarding, the boat taken). Returns the back."""
         h = self.options("sink")[0][0] if hex_ is None else loc(hex_)
         back = int(self.S[ST.TILE_BACK + h])
-        self.script(seat, ([] if hex_ is None else [(h,)])
+        asked = hex_ is not None and len(self.options("sink")) > 1     # one option: not asked
+        self.script(seat, ([(h,)] if asked else [])
                     + [tuple(x) if isinstance(x, tuple) else (x,) for x in choices])
         self._run(E.step_sink, *self._engine(), i32(seat))
         return back
 
     def creature_move(self, seat: int, kind, slot: int, dest, defend: dict | None = None,
-                      check: bool = True):
+                      check: bool = True, via: int = -1, choices=()):
         """A die move (``engine.move_creature``) of ``slot`` of ``kind`` to ``dest`` by
-        ``seat``; ``defend`` = {seat: 1 play / 0 hold} answers to defence windows."""
+        ``seat``; ``defend`` = {seat: 1 play / 0 hold} answers to defence windows; ``via``:
+        ``ST.VIA_JUMP`` for a dive-dice D, ``ST.VIA_SWITCH + e`` for a dolphin's switch, -1 a
+        path found here; ``choices``: the mover's further scripted answers (protection, squid
+        victim)."""
         k = _kind(kind)
         d = loc(dest)
         if check:
-            assert d in {x[2] for x in self.options("creature", creature=k) if x[1] == slot}, \
-                f"illegal creature move to {dest}"
+            rows = self.options("creature", creature=k)
+            assert any(x[1] == slot and x[2] == d and (via < ST.VIA_JUMP or x[3] == via)
+                       for x in rows), f"illegal creature move to {dest}"
         for s in range(self.seats):
             self.script(s, [])
         for s, play in (defend or {}).items():
             self.script(s, [(play,)])
+        if choices:
+            self.script(seat, [tuple(x) if isinstance(x, tuple) else (x,) for x in choices])
         self._run(E.move_creature, *self._engine(), i32(seat), i64(k), i32(slot), i32(d),
-                  i32(-1))
+                  i32(via))
 
     def roll_step(self, seat: int, kind=None, choice=None):
         """Step 4 (``engine.step_creature``): roll (forced to ``kind`` if given) and move the

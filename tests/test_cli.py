@@ -27,9 +27,11 @@ SEAT_FIELDS = ("score", "rescued", "rescued_value", "lost", "turns", "lost_serpe
 BACKS = ("whale", "shark", "boat", "whirlpool", "volcano", "dolphin", "wind", "move_serpent",
          "move_shark", "move_whale", "defend_shark", "defend_whale")
 CONTRACT = (["game", "seed", "players", "seats", "end_reason", "end_seat", "turns",
-             "tiles_removed", "bonus_moves"] + [f"back_{b}" for b in BACKS]
+             "tiles_removed", "bonus_moves", "dolphins_placed", "squid_placed"]
+            + [f"back_{b}" for b in BACKS]
             + [f"{f}_{s}" for s in range(6) for f in SEAT_FIELDS]
-            + ["tiebreak", "decided_by", "challenges", "lagoon_is_sea", "creatures_must_move", "max_turns"])
+            + ["tiebreak", "decided_by", "challenges", "dolphins", "squid", "squid_only",
+               "lagoon_is_sea", "creatures_must_move", "max_turns"])
 
 
 def runner() -> CliRunner:
@@ -213,9 +215,10 @@ BAD_SIMULATE = {
     "boats over 12": (["--players", 5, "--boats", "3,3,3,3,1"], "at most 12"),
     "boats not numbers": (["--boats", "two"], "`rules` or comma-separated numbers 0-3"),
     "bad tiebreak": (["--tiebreak", "coin"], "'shared', 'chain'"),
-    "unknown challenge": (["--challenge", "1,9"], "accepted: 1, 2, 3, 4, 6"),
-    "challenge not a number": (["--challenge", "x"], "accepted: 1, 2, 3, 4, 6"),
+    "unknown challenge": (["--challenge", "1,9"], "accepted: 1, 2, 3, 4, 5, 6"),
+    "challenge not a number": (["--challenge", "x"], "accepted: 1, 2, 3, 4, 5, 6"),
     "challenge 6 with 4 players": (["--challenge", "6"], "needs 5 or 6 players"),
+    "squid-only without the squid (X7.6)": (["--squid-only"], "needs --squid"),
     "zero games": (["--games", 0], "x>=1"),
     "negative games": (["--games", -5], "x>=1"),
     "negative seed": (["--seed", -1], "0<=x"),
@@ -280,7 +283,7 @@ BAD_OTHER = {
     "bench bad players": (["bench", "--players", "2,7"], "2, 3, 4, 5, 6"),
     "bench zero games": (["bench", "--games", 0], "x>=1"),
     "bench zero repeats": (["bench", "--repeat", 0], "1<=x<=100"),
-    "bench unknown challenge": (["bench", "--challenge", "9"], "accepted: 1, 2, 3, 4, 6"),
+    "bench unknown challenge": (["bench", "--challenge", "9"], "accepted: 1, 2, 3, 4, 5, 6"),
     "bench challenge 6 for 4 players": (["bench", "--players", "4,5", "--challenge", "6"],
                                         "needs 5 or 6 players"),
     "summary unknown extension": (["summary", "{tmp}/garbage.json"], ".parquet, .csv"),

@@ -19,6 +19,7 @@ from simulator.state import (
     B_VOLCANO,
     CH_ATLANTIS_GONE,
     CH_DENSE,
+    CH_DIVE,
     CH_LEAVE_NONE,
     CH_OVERPOP,
     CHALLENGES,
@@ -27,13 +28,17 @@ from simulator.state import (
     BOAT_P,
     CR_HEX,
     CR_SLOTS,
+    DOL_PROT,
     DOLPHIN,
     E_ISLAND_GONE,
     E_NO_EXPLORERS,
     E_TURN_CAP,
     E_VOLCANO,
     EX_AT,
+    EX_FATE,
     EX_LOC,
+    EX_PROT,
+    F_WHALE,
     HEX_BOAT,
     HEX_NCR,
     HEX_NLAND,
@@ -50,8 +55,12 @@ from simulator.state import (
     N_PLAYERS,
     N_SEATS,
     N_KINDS,
+    PROTECT_PENDING,
     SERPENT,
     SHARK,
+    SQUID,
+    SQUID_ON,
+    SQUID_ONLY,
     STATE_SIZE,
     TERRAIN_LEFT,
     TURN,
@@ -130,11 +139,36 @@ def check_snapshots(ev: np.ndarray, X: np.ndarray) -> None:
         assert (counts == X[:, HEX_NCR + kind * N_HEX:HEX_NCR + (kind + 1) * N_HEX]).all()
         terrain = X[:, HEX_TERRAIN:HEX_TERRAIN + N_HEX]
         assert (terrain[counts > 0] < 0).all(), "a creature on land"
-    # at-rest rule (B6.7): no swimmer with a serpent or shark; no occupied boat with a serpent
-    # or whale (no dolphins in the base game, so every swimmer is unprotected)
+    # dolphins (X5.5): only under Challenge 5; protection is mutual, one swimmer per dolphin,
+    # both in one hex; no choice is left pending between events
     ncr = X[:, HEX_NCR:HEX_NCR + N_KINDS * N_HEX].reshape(n, N_KINDS, N_HEX)
-    assert (ncr[:, DOLPHIN] == 0).all()
-    swim = X[:, HEX_NSWIM:HEX_NSWIM + N_HEX]
+    if not challenges & CH_DIVE:
+        assert (ncr[:, DOLPHIN] == 0).all()
+    prot = X[:, EX_PROT:EX_PROT + MAX_EX]
+    dprot = X[:, DOL_PROT:DOL_PROT + KIND_COUNT[DOLPHIN]]
+    dhex = X[:, CR_HEX + DOLPHIN * CR_SLOTS:CR_HEX + DOLPHIN * CR_SLOTS + KIND_COUNT[DOLPHIN]]
+    rows, es = np.nonzero(prot >= 0)
+    ds = prot[rows, es]
+    assert (dprot[rows, ds] == es).all(), "protection not mutual"
+    assert (loc[rows, es] == L_SEA).all() and (dhex[rows, ds] == at[rows, es]).all(), \
+        "a protected explorer away from its dolphin"
+    assert (dprot >= 0).sum() == len(rows), "a dolphin protects a swimmer that is not protected"
+    assert (X[:, PROTECT_PENDING] == -1).all()
+    assert not ((loc == L_SEA) & (X[:, EX_FATE:EX_FATE + MAX_EX] == F_WHALE)).any()
+    # squid (X7): never in play without the expansion; no whales with squid-only (X7.6); a
+    # whale and a squid never rest in one hex (X7.4, X7.5)
+    if not X[0, SQUID_ON]:
+        assert (ncr[:, SQUID] == 0).all()
+    if X[0, SQUID_ONLY]:
+        assert (ncr[:, WHALE] == 0).all()
+    settled = np.append(ev[1:, 0] != E.EV_SQUID, True)   # the squid's attack is its own event
+    both = (ncr[:, WHALE] > 0) & (ncr[:, SQUID] > 0)
+    assert not both[settled].any(), "a whale beside a squid"
+    # at-rest rule (B6.7): no unprotected swimmer with a serpent or shark; no occupied boat with
+    # a serpent or whale
+    swim = np.zeros((n, N_HEX), np.int64)
+    rows, es = np.nonzero((loc == L_SEA) & (prot < 0))
+    np.add.at(swim, (rows, at[rows, es]), 1)
     assert not ((swim > 0) & ((ncr[:, SERPENT] > 0) | (ncr[:, SHARK] > 0))).any(), "B6.7 swimmer"
     occupied = np.zeros((n, N_HEX), bool)
     rows, cols = np.nonzero((bh >= 0) & (boat_n > 0))
@@ -211,6 +245,28 @@ def test_invariants_under_challenges(players, challenges):
                np.zeros(STATE_SIZE, np.int32))
     for game in range(GAMES // 10):
         ev, X = _play(settings, 12, game, buffers)
+        check_snapshots(ev, X)
+
+
+# X5 and X7 at every player count: dolphins, squid, squid-only, and everything at once
+EXPANSION_RUNS = ([(p, c, ex) for p in range(2, 7) for c, ex in
+                   [((), "d"), ((), "s"), ((), "so"), ((1, 2, 3, 4), "ds")]]
+                  + [(p, (3, 6), "ds") for p in (5, 6)] + [(6, (1, 2, 3, 4, 6), "dso")])
+EXPANSION_IDS = [f"{p}p-c{''.join(map(str, c))}-{ex}" for p, c, ex in EXPANSION_RUNS]
+
+
+@pytest.mark.parametrize("players,challenges,ex", EXPANSION_RUNS, ids=EXPANSION_IDS)
+def test_invariants_with_dolphins_and_squid(players, challenges, ex):
+    """The same invariants with X5 (d: dolphins & dive dice) and X7 (s: squid, o: squid only),
+    plus X5.5 protection bookkeeping and X7.4-X7.6, after every event."""
+    seats = 4 if players == 2 else players
+    settings = Settings(players=players, challenges=challenges, dolphins="d" in ex,
+                        squid="s" in ex, squid_only="o" in ex,
+                        strategies=tuple(("greedy", "random")[s % 2] for s in range(seats)))
+    buffers = (np.zeros((6000, E.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
+               np.zeros(STATE_SIZE, np.int32))
+    for game in range(GAMES // 10):
+        ev, X = _play(settings, 13, game, buffers)
         check_snapshots(ev, X)
 
 

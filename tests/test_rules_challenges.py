@@ -120,6 +120,24 @@ def test_x2_4_atlantis_is_gone_ends_when_the_last_tile_is_removed():
     assert t.where(e) == ("sea", NW_ACCESS)
 
 
+@pytest.mark.parametrize("back", ["shark", "boat", "whale", "wind"])
+def test_r20_last_tile_ends_the_game_before_its_back_is_resolved(back):
+    """R20 (Challenge 4): the last tile's back is not resolved -- no shark eats, no boat
+    comes, nothing goes into the hand -- but it still counts among the removed tiles; the
+    explorers on it are stranded swimmers."""
+    t = Table.empty(4, challenges=(4,))
+    t.clear_island()
+    t.land(3, 5, "forest" if back != "wind" else "beach", back)
+    e = t.explorer(1, 9, "land", (3, 5))
+    t.sink(0, (3, 5))
+    assert t.over and t.end_reason == "island_gone"
+    assert t.where(e) == ("sea", (3, 5))
+    assert t.creatures("shark") == [] and t.creatures("whale") == [] and t.boat_at(3, 5) is None
+    assert t.hand_of(0) == {}
+    rec = t.record()
+    assert rec[f"back_{back}"] == 1 and rec["tiles_removed"] == 1 and rec["lost_1"] == 0
+
+
 def test_x2_4_volcano_is_a_whirlpool_while_tiles_remain():
     """X2.4: the volcano is resolved as a whirlpool and the game goes on while land remains."""
     t = Table.empty(4, challenges=(4,))
@@ -130,10 +148,11 @@ def test_x2_4_volcano_is_a_whirlpool_while_tiles_remain():
     assert not t.over
 
 
-@pytest.mark.parametrize("what", ["island first", "explorers first", "both at once"])
+@pytest.mark.parametrize("what", ["island first", "explorers first", "last tile a whirlpool"])
 def test_x2_5_with_both_end_rules_the_first_met_ends_the_game(what):
-    """X2.5: with Challenges 2 and 4 the game ends as soon as either is met; when one sinking
-    meets both (the last tile takes the last explorers), the record says no_explorers."""
+    """X2.5: with Challenges 2 and 4 the game ends as soon as either is met. R20: the last
+    tile ends the game before its back is resolved, so a last tile that is a whirlpool does
+    not take the explorer standing on it: the island is gone first."""
     if what == "island first":
         t, e = _last_explorer_table((2, 4), tiles=((9, 5),))
         t.play_turn({0: [STOP, (H(9, 5),)]})
@@ -146,9 +165,10 @@ def test_x2_5_with_both_end_rules_the_first_met_ends_the_game(what):
         t = Table.empty(4, challenges=(2, 4))
         t.clear_island()
         t.land(3, 5, "forest", "whirlpool")
-        t.explorer(0, 9, "land", (3, 5))
+        e = t.explorer(0, 9, "land", (3, 5))
         t.play_turn({0: [STOP, (H(3, 5),)]})
-        assert t.end_reason == "no_explorers" and t.S[ST.TILES_LEFT] == 0
+        assert t.end_reason == "island_gone" and t.S[ST.TILES_LEFT] == 0
+        assert t.where(e) == ("sea", (3, 5)) and t.fate(e) == "none"
     assert t.over and t.S[ST.END_SEAT] == 0
 
 
