@@ -10,17 +10,23 @@ from simulator.simulate import simulate
 SETTINGS = Settings(players=4, strategies=("greedy", "random", "greedy", "random"))
 SIX = Settings(players=6, strategies=("random", "greedy", "random", "greedy", "random", "greedy"),
                boats=(2, 2, 2, 2, 2, 2), tiebreak="chain")
+EVERYTHING = Settings(players=5, strategies=("greedy", "random") * 2 + ("greedy",),
+                      challenges=(1, 2, 3, 4, 6), dolphins=True, squid=True)   # every X rule
+SQUID_ONLY = Settings(players=3, strategies=("greedy",), dolphins=True, squid=True,
+                      squid_only=True)
+ALL = [SETTINGS, SIX, EVERYTHING, SQUID_ONLY]
+IDS = ["4p", "6p", "5p-everything", "3p-squid-only"]
 
 
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 numba threads")
-@pytest.mark.parametrize("settings", [SETTINGS, SIX], ids=["4p", "6p"])
+@pytest.mark.parametrize("settings", ALL, ids=IDS)
 def test_same_table_on_one_and_two_threads(settings):
     one = simulate(settings, 600, seed=9, threads=1)
     two = simulate(settings, 600, seed=9, threads=2)
     pd.testing.assert_frame_equal(one, two)
 
 
-@pytest.mark.parametrize("settings", [SETTINGS, SIX], ids=["4p", "6p"])
+@pytest.mark.parametrize("settings", ALL, ids=IDS)
 def test_same_table_for_any_chunking_and_split(settings):
     whole = simulate(settings, 500, seed=9, chunk=500)
     chunked = simulate(settings, 500, seed=9, chunk=37)
