@@ -138,6 +138,33 @@ def test_simulate_challenges_are_played_and_recorded(tmp_path):
     assert r2.exit_code == 0 and "challenges 2,3,4" in r2.stdout and "referee: OK" in r2.stdout
 
 
+def test_simulate_dolphins_and_squid_are_played_and_recorded(tmp_path):
+    """X5, X7: --dolphins (= --challenge 5) and --squid reach the engine and the table's
+    setting columns; the summary reports dolphins and squid with intervals; replay shows the
+    dive dice and the squid, and the referee agrees."""
+    out = tmp_path / "ds.parquet"
+    r = invoke("simulate", "--players", 6, "--boats", "rules", "--challenge", 3, "--dolphins",
+               "--squid", "--games", 60, "--seed", 4, "--out", out, "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert "challenges 3,5, squid" in r.stdout
+    assert "dolphins placed per game" in r.stdout and "lost to squid per game" in r.stdout
+    assert "tie-break: chain (X1.6); games decided by score" in r.stdout
+    df = pd.read_parquet(out)
+    assert (df["challenges"] == "3,5").all() and df["dolphins"].all() and df["squid"].all()
+    assert not df["squid_only"].any()
+    assert (df["dolphins_placed"] == df["back_dolphin"]).all()      # X5.2: 4 tiles, 4 dolphins
+    assert (df["squid_placed"] <= df["back_whale"]).all()
+    same = invoke("simulate", "--players", 6, "--challenge", "3,5", "--squid", "--games", 60,
+                  "--seed", 4, "--out", tmp_path / "same.parquet", "--no-progress")
+    assert same.exit_code == 0
+    pd.testing.assert_frame_equal(df, pd.read_parquet(tmp_path / "same.parquet"))
+    r2 = invoke("replay", "--seed", 4, "--game", 2, "--players", 4, "--strategies", "greedy",
+                "--dolphins", "--squid", "--squid-only", "--check")
+    assert r2.exit_code == 0, r2.output
+    assert "rolls " in r2.stdout and " and " in r2.stdout and "squid" in r2.stdout
+    assert "referee: OK" in r2.stdout
+
+
 def test_simulate_csv_two_players(tmp_path):
     out = tmp_path / "two.csv"
     r = invoke("simulate", "--players", 2, "--games", 12, "--seed", 5, "--strategies",

@@ -228,6 +228,18 @@ def test_invariants_after_every_step(players, mix):
         check_snapshots(ev, X)
 
 
+def _check_mixed_games(seed, players, **rules):
+    """Check every event of GAMES // 10 games with greedy and random seats alternating."""
+    seats = 4 if players == 2 else players
+    settings = Settings(players=players, **rules,
+                        strategies=tuple(("greedy", "random")[s % 2] for s in range(seats)))
+    buffers = (np.zeros((6000, E.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
+               np.zeros(STATE_SIZE, np.int32))
+    for game in range(GAMES // 10):
+        ev, X = _play(settings, seed, game, buffers)
+        check_snapshots(ev, X)
+
+
 # every player count under each of Challenges 1-4 and all four together; Challenge 6 (5-6
 # players only) alone and with all the others
 CHALLENGE_RUNS = ([(p, c) for c in [(1,), (2,), (3,), (4,), (1, 2, 3, 4)] for p in range(2, 7)]
@@ -238,14 +250,7 @@ CHALLENGE_IDS = [f"{p}p-c{''.join(map(str, c))}" for p, c in CHALLENGE_RUNS]
 def test_invariants_under_challenges(players, challenges):
     """The same invariants, and X2.1/X2.2/X2.4/X2.5, after every event of games under each
     challenge (random and greedy seats mixed; fewer games per setting than the base runs)."""
-    seats = 4 if players == 2 else players
-    settings = Settings(players=players, challenges=challenges,
-                        strategies=tuple(("greedy", "random")[s % 2] for s in range(seats)))
-    buffers = (np.zeros((6000, E.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
-               np.zeros(STATE_SIZE, np.int32))
-    for game in range(GAMES // 10):
-        ev, X = _play(settings, 12, game, buffers)
-        check_snapshots(ev, X)
+    _check_mixed_games(12, players=players, challenges=challenges)
 
 
 # X5 and X7 at every player count: dolphins, squid, squid-only, and everything at once
@@ -259,15 +264,8 @@ EXPANSION_IDS = [f"{p}p-c{''.join(map(str, c))}-{ex}" for p, c, ex in EXPANSION_
 def test_invariants_with_dolphins_and_squid(players, challenges, ex):
     """The same invariants with X5 (d: dolphins & dive dice) and X7 (s: squid, o: squid only),
     plus X5.5 protection bookkeeping and X7.4-X7.6, after every event."""
-    seats = 4 if players == 2 else players
-    settings = Settings(players=players, challenges=challenges, dolphins="d" in ex,
-                        squid="s" in ex, squid_only="o" in ex,
-                        strategies=tuple(("greedy", "random")[s % 2] for s in range(seats)))
-    buffers = (np.zeros((6000, E.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
-               np.zeros(STATE_SIZE, np.int32))
-    for game in range(GAMES // 10):
-        ev, X = _play(settings, 13, game, buffers)
-        check_snapshots(ev, X)
+    _check_mixed_games(13, players=players, challenges=challenges, dolphins="d" in ex,
+                       squid="s" in ex, squid_only="o" in ex)
 
 
 @pytest.mark.parametrize("corruption", ["passenger", "two boats", "occupancy", "boat on land"])
