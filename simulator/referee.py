@@ -23,9 +23,16 @@ Conventions of the returned :class:`Discrepancy`:
   column is wrong (or -1).
 * ``rule`` is a RULES.md id (``B6.5``, ``R15``, ...), or ``format`` when the log itself is
   malformed (missing fields, unknown event type, wrong event index), or ``X`` when the log uses a
-  setting the referee does not implement yet (covered: the base game B1-B8, R1-R21, and the
-  5-6 player rules, boat allocations and tie-breaks of X1, and Challenges 1-4 and 6 of X2-X4
-  and X6).
+  setting the referee does not implement yet (covered: the base game B1-B8, R1-R21, the
+  5-6 player rules, boat allocations and tie-breaks of X1, Challenges 1-4 and 6 of X2-X4 and
+  X6, Challenge 5 -- Dolphins & Dive Dice, X5 -- and the Giant Squid with its squid-only
+  option, X7).
+
+Where RULES.md is silent about X5/X7 the referee follows the simulator's published rulings
+(docs/replay-log.md): protection is bookkept as swimmer -> dolphin (``after.protect``) and
+assigned only when a swimmer and a free dolphin come together (X5.9); a dolphin leaving its
+swimmer, or switching away from it, resolves the old hex at once (X5.6); a squid event follows
+every squid placement and every squid move (X7.1, X7.4).
 
 Extending to the X rules: settings are parsed into :class:`Variant`; each rule area is one method
 of :class:`Position` (``_resolve_hex``, ``_sink_eligible``, ``_green_*``, ``_creature_*``,
@@ -73,7 +80,9 @@ KIND_COUNT = {"serpent": 5, "shark": 6, "whale": 5, "dolphin": 4, "squid": 5}   
 BASE_KINDS = ("serpent", "shark", "whale")
 DIE_FACES = ("serpent", "shark", "whale")               # B1.6
 DIE_REACH = {"serpent": 1, "shark": 2, "whale": 3}       # B6.8-B6.10
-DIE_RULE = {"serpent": "B6.8", "shark": "B6.9", "whale": "B6.10"}
+DIE_RULE = {"serpent": "B6.8", "shark": "B6.9", "whale": "B6.10", "squid": "X7.2"}
+DICE_FACES = ("serpent", "shark", "whale", "dolphin", "boat", "starfish")   # X5.3
+DICE_NUMBERS = (1, 2, 3, "D")                                                 # X5.3
 N_BOATS = 12                                            # B1.5
 BOAT_CAPACITY = 3                                       # B1.5
 MP_PER_TURN = 3                                         # B5.2
@@ -189,8 +198,9 @@ def _int(x) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 _KNOWN_SETTINGS = {"players", "seats", "player_of_seat", "boats_per_seat", "lagoon_is_sea",
-                   "creatures_must_move", "max_turns", "tiebreak", "challenges"}
-CHALLENGES = (1, 2, 3, 4, 6)                            # X2.1-X2.4, X6 (the referee's coverage)
+                   "creatures_must_move", "max_turns", "tiebreak", "challenges", "dolphins",
+                   "squid", "squid_only"}
+CHALLENGES = (1, 2, 3, 4, 5, 6)                 # X2.1-X2.4, X5, X6 (the referee's coverage)
 # settings that do not change what is legal in a game
 _IGNORED_SETTINGS = {"strategies"}
 
@@ -206,8 +216,15 @@ class Variant:
     creatures_must_move: bool = False   # R2 / R21
     max_turns: int = 400                # R10
     tiebreak: str = "shared"            # B7.3 / X1.6
-    challenges: tuple[int, ...] = ()    # X2-X4
+    challenges: tuple[int, ...] = ()    # X2-X4, X5 (5), X6
+    squid: bool = False                 # X7
+    squid_only: bool = False            # X7.6
     kinds_in_play: tuple[str, ...] = BASE_KINDS
+
+    @property
+    def dolphins(self) -> bool:
+        """X5: Challenge 5, Dolphins & Dive Dice."""
+        return 5 in self.challenges
 
     def slot_values(self) -> list[int]:
         """B1.2, X1.1, X1.2: the values of one colour's explorers in play, by slot order (the
@@ -255,6 +272,14 @@ class Variant:
                 raise Fail("X", f"Challenge {c} is not implemented by the referee")
         if 6 in challenges and players < 5:
             raise Fail("X6.1", f"Challenge 6 is for 5-6 players, found {players} players")
+        if "dolphins" in s and bool(s["dolphins"]) != (5 in challenges):
+            raise Fail("X5.1", f"settings: dolphins={s['dolphins']!r} but challenges "
+                               f"{challenges!r} (Dolphins & Dive Dice is Challenge 5)")
+        squid, squid_only = bool(s.get("squid", False)), bool(s.get("squid_only", False))
+        if squid_only and not squid:
+            raise Fail("X7.6", "settings: squid_only needs squid")
+        kinds = tuple(k for k in KINDS if (k in BASE_KINDS and not (k == "whale" and squid_only))
+                      or (k == "dolphin" and 5 in challenges) or (k == "squid" and squid))
         tiebreak = s.get("tiebreak") or ("chain" if players >= 5 else "shared")
         if tiebreak not in TIEBREAKS:
             raise Fail("B7.3", f"tiebreak must be one of {', '.join(TIEBREAKS)}, found {tiebreak!r}")
@@ -262,7 +287,8 @@ class Variant:
                    lagoon_is_sea=bool(s.get("lagoon_is_sea", True)),
                    creatures_must_move=bool(s.get("creatures_must_move", False)),
                    max_turns=max_turns, tiebreak=tiebreak,
-                   challenges=tuple(sorted(set(challenges))))
+                   challenges=tuple(sorted(set(challenges))), squid=squid,
+                   squid_only=squid_only, kinds_in_play=kinds)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -278,7 +304,8 @@ class Position:
     """
 
     # phases of the game: what kind of event may come next
-    LAYOUT, EXPLORERS, BOATS, BETWEEN, STEP, ROLL, CREATURE, VOLCANO, OVER, ENDING = range(10)
+    (LAYOUT, EXPLORERS, BOATS, BETWEEN, STEP, ROLL, CREATURE, VOLCANO, OVER, ENDING,
+     SQUID) = range(11)
 
     def __init__(self, settings, tiles, explorers, board: Board = BOARD):
         self.board = board
@@ -325,6 +352,15 @@ class Position:
         self.sunk_from: set[int] = set()          # X6.3: explorers on the tile just sunk
         self.bonus_done = -1                      # X6.6: position in turn order of the last bonus
         self.tags: dict = {}          # entity -> rule id of the consequence that last changed it
+        # X5: dive dice, dolphin protection (swimmer -> dolphin), dolphins put into play
+        self.number = None                        # the number die (1, 2, 3 or "D") this turn
+        self.prot: dict[int, int] = {}
+        self.dolphins_placed = 0
+        # X7: squid placed; the squid event the rules call for next (see _ev_squid)
+        self.squid_placed = 0
+        self.pending_squid: tuple | None = None   # ("place", None) or ("attack", squid number)
+        self.after_squid = self.BETWEEN           # the phase once that squid event is done
+        self.after_hint: dict = {}                # the event's ``after`` (choices shown only there)
 
     # -------------------------------------------------------------------- header (B4.1, B1)
     def _read_tiles(self, tiles):
@@ -405,8 +441,24 @@ class Position:
         return bool(self.boat_rows[b][1])
 
     def protected(self, e: int) -> bool:
-        """X5.5 dolphin protection; no dolphins in the base game."""
-        return False
+        """X5.5: a swimmer protected by a dolphin in its hex (never in the base game)."""
+        return e in self.prot
+
+    def free_dolphins(self, h: int) -> list[int]:
+        """X5.9: the dolphins in hex h protecting nobody, lowest-numbered first."""
+        busy = set(self.prot.values())
+        return [d for d, x in enumerate(self.creatures["dolphin"]) if x == h and d not in busy]
+
+    def swimmer_of(self, d: int):
+        """The swimmer dolphin d protects, or None."""
+        return next((e for e, x in self.prot.items() if x == d), None)
+
+    def set_prot(self, e: int, d: int | None, rule: str):
+        if d is None:
+            self.prot.pop(e, None)
+        else:
+            self.prot[e] = d
+        self.tags[("prot", e)] = rule
 
     def controllers(self, b: int) -> set[int]:
         """B6.1, B4.5: the seats (colours) with the most explorers aboard; empty boat: nobody (R14)."""
@@ -430,6 +482,8 @@ class Position:
     # -------------------------------------------------------------------- mutations (tagged)
     def set_ex(self, e: int, loc: str, at: int, rule: str):
         row = self.ex[e]
+        if e in self.prot and (loc != "sea" or at != row[2]):
+            self.set_prot(e, None, rule)            # X5.9: leaving its hex frees the dolphin
         if row[1] == "boat":
             self.boat_rows[row[2]][1].remove(e)
         row[1] = loc
@@ -453,6 +507,10 @@ class Position:
         self.tags[("boat", b)] = rule
 
     def put_creature(self, kind: str, n: int, h: int, rule: str):
+        if kind == "dolphin" and h != self.creatures[kind][n]:
+            e = self.swimmer_of(n)
+            if e is not None:                       # X5.6 / B3.4: the swimmer is unprotected
+                self.set_prot(e, None, rule)
         self.creatures[kind][n] = h
         self.tags[("cr", kind, n)] = rule
 
@@ -485,10 +543,12 @@ class Position:
             if self.creatures_at("whale", h):
                 b = self.boat_at.get(h)
                 if b is not None and self.occupied(b):
-                    for e in list(self.boat_rows[b][1]):
+                    passengers = list(self.boat_rows[b][1])          # boarding order
+                    for e in passengers:
                         self.set_ex(e, "sea", h, rule)
                         capsized.add(e)
                     self.put_boat(b, SUPPLY, rule)
+                    self._capsize_protect(h, passengers)
                     changed = True
             if self.creatures_at("shark", h):
                 for e in self.swimmers_at(h):
@@ -500,6 +560,36 @@ class Position:
                         changed = True
             if not changed:
                 return
+
+    def _capsize_protect(self, h: int, passengers: list[int]):
+        """X5.9: capsized passengers come together with the free dolphins of the hex. With enough
+        of them, passengers in boarding order get the lowest-numbered free dolphins; with fewer,
+        the acting seat chooses which passengers (the choice is read from ``after.protect``)."""
+        free = self.free_dolphins(h)
+        if not free:
+            return
+        if len(free) >= len(passengers):
+            for e, d in zip(passengers, free):
+                self.set_prot(e, d, "X5.9")
+            return
+        shown = self.after_hint.get("protect") if isinstance(self.after_hint, dict) else None
+        shown = shown if isinstance(shown, dict) else {}
+        chosen = {e: shown.get(str(e)) for e in passengers if shown.get(str(e)) in free}
+        if len(chosen) != len(free) or sorted(chosen.values()) != free:
+            raise Fail("X5.9", f"a boat capsized at {self.name(h)} into {len(free)} free "
+                               f"dolphin(s) {free}: each must protect one of the passengers "
+                               f"{passengers} (the mover's choice), after.protect shows "
+                               f"{ {e: d for e, d in chosen.items()} }")
+        for e, d in chosen.items():
+            self.set_prot(e, d, "X5.9")
+
+    def _arrive(self, e: int, h: int):
+        """X5.9: a swimmer entering a hex with a free dolphin is protected by the lowest-numbered
+        one, before the hex is resolved (B6.7)."""
+        if e not in self.prot:
+            free = self.free_dolphins(h)
+            if free:
+                self.set_prot(e, free[0], "X5.9")
 
     def _shark_attack_at(self, h: int) -> bool:
         """B6.9: a shark must stop in a hex with an unprotected swimmer."""
@@ -514,6 +604,7 @@ class Position:
     def apply(self, ev: dict, i: int) -> str:
         """Check and apply one event; return the default rule id for snapshot mismatches."""
         self.tags = {}
+        self.after_hint = ev.get("after")
         if ev.get("i", i) != i:
             raise Fail("format", f"event index field i={ev.get('i')!r}, expected {i}")
         typ = ev.get("type")
@@ -553,6 +644,16 @@ class Position:
         if p == self.ENDING and typ != "end":
             reason, rule = self.pending_end
             raise Fail(rule, f"the game ends at once ({reason}), found a {typ} event")
+        if p == self.SQUID and typ != "squid":
+            what, _ = self.pending_squid
+            raise Fail("X7.1" if what == "place" else "X7.4",
+                       "a squid event must follow ("
+                       + ("the whale tile places a squid" if what == "place"
+                          else "after a squid move it attacks") + f"), found a {typ} event")
+        if typ == "squid" and p != self.SQUID:
+            raise Fail("X7.1" if self.v.squid else "X7",
+                       "squid event without a squid placement or squid move before it"
+                       + ("" if self.v.squid else " (the Giant Squid is not in play)"))
         if (p == self.LAYOUT) != (typ == "layout"):
             raise Fail("B4.1", "the log must start with exactly one layout event" if p == self.LAYOUT
                        else "a second layout event")
@@ -597,6 +698,9 @@ class Position:
             self.land[h] = t
         for n, h in enumerate(self.board.serpent_starts):
             self.creatures["serpent"][n] = h
+        if self.v.squid_only:                       # X7.6: no whales are used
+            for n in range(KIND_COUNT["whale"]):
+                self.put_creature("whale", n, GONE, "X7.6")
         self.phase = self.EXPLORERS
         return "B4.1"
 
@@ -707,7 +811,7 @@ class Position:
         self.swam.clear()
         self.mp_used = 0
         self.tile_played = False
-        self.face = None
+        self.face = self.number = None
         self.phase = self.STEP
         return "B5"
 
@@ -766,7 +870,7 @@ class Position:
         elif back == "wind":
             self._tile_wind(seat, piece, path)
         else:
-            self._tile_move_creature(back, piece, path)
+            self._tile_move_creature(back, piece, path, ev.get("kind"))
         self.hands[seat][BACK_INDEX[back]] -= 1
         self.tags[("hand", seat)] = "B5.1"
         self.tile_played = True
@@ -832,12 +936,25 @@ class Position:
             self._resolve_hex(h)
             here = h
 
-    def _tile_move_creature(self, back, n, path):
-        """B3.8-B3.10, R9, R19: move one creature of the kind to an unoccupied sea hex."""
-        kind = MOVE_TILES[back]
+    def _tile_move_creature(self, back, n, path, kind=None):
+        """B3.8-B3.10, R9, R19: move one creature of the kind to an unoccupied sea hex; X7.2,
+        X7.6: the move-whale tile may move a squid instead (a squid event follows)."""
+        kinds = [MOVE_TILES[back]]
+        if back == "move_whale" and self.v.squid:
+            kinds.append("squid")
         rule = BACK_RULE[back]
+        if not any(self.on_board(k) for k in kinds):
+            raise Fail("R9", f"{back} played with no {' or '.join(kinds)} on the board (the tile "
+                             f"must be kept)")
+        if kind is None:
+            kind = kinds[0]
+        if kind not in kinds:
+            raise Fail("X7.2" if kind == "squid" else rule,
+                       f"{back} moves a {' or '.join(kinds)}, the event says {kind!r}")
+        if kind == "squid":
+            rule = "X7.2"
         if not self.on_board(kind):
-            raise Fail("R9", f"{back} played with no {kind} on the board (the tile must be kept)")
+            raise Fail("R9", f"{back} played on a {kind}, but none is on the board")
         if not (_int(n) and 0 <= n < KIND_COUNT[kind]) or self.creatures[kind][n] < 0:
             raise Fail(rule, f"{back}: {kind} {n!r} is not on the board")
         if len(path) != 1:
@@ -852,6 +969,14 @@ class Position:
                        f"{back}: destination {self.name(h)} is occupied (boat, swimmer or creature)")
         self.put_creature(kind, n, h, rule)
         self._resolve_hex(h)
+        if kind == "squid":
+            self._expect_squid("attack", n, self.STEP)          # X7.4
+
+    def _expect_squid(self, what: str, n, then: int):
+        """X7.1 / X7.4: the next event is the squid's placement or attack; then phase ``then``."""
+        self.pending_squid = (what, n)
+        self.after_squid = then
+        self.phase = self.SQUID
 
     # -------------------------------------------------------------------- step 2 (B5.2, B6.1-B6.6)
     def _ev_move(self, ev):
@@ -888,6 +1013,9 @@ class Position:
                                f"just sunk")
         if self.ex[e][1] not in ("sea", "boat"):
             raise Fail("X6.3", f"bonus move of explorer {e}, which is no longer on the board")
+        if ev.get("with_dolphin"):
+            raise Fail("X5.7", "a swimmer takes its dolphin along only in step 2, not in a "
+                               "bonus move")
         return self._move_explorer(s, ev)
 
     def _move_explorer(self, seat, ev) -> str:
@@ -899,6 +1027,9 @@ class Position:
             raise Fail("R17", f"seat {seat} moves explorer {e} of seat {self.ex_seat[e]} "
                               f"(only your own colour)")
         loc, at = self.ex[e][1], self.ex[e][2]
+        if ev.get("with_dolphin") and mode != "swim":
+            raise Fail("X5.7", f"only a swimmer swimming takes its dolphin along, found mode "
+                               f"{mode!r}")
         if loc == "safe":
             raise Fail("B2.4", f"explorer {e} is on {self.name(at)}: out of play")
         if loc not in ("land", "boat", "sea"):
@@ -918,6 +1049,7 @@ class Position:
                 raise Fail("B6.2", f"dive from {self.name(at)} to {self.name(to)}: not an adjacent sea hex")
             self.set_ex(e, "sea", to, "B6.2")
             self.swam.add(e)                        # B6.5: a diver has used its one sea hex
+            self._arrive(e, to)
             self._resolve_hex(to)
             return "B6.2"
         if mode == "board":
@@ -930,6 +1062,7 @@ class Position:
                 raise Fail("B6.4", f"overboard goes into the boat's own hex {self.name(h)}, "
                                    f"found {self.name(to)}")
             self.set_ex(e, "sea", h, "B6.4")        # R13: does not use its sea hex
+            self._arrive(e, h)
             self._resolve_hex(h)
             return "B6.4"
         if mode == "swim":
@@ -941,8 +1074,23 @@ class Position:
                                    f"(dived, swam or was moved by the Dolphin, R13)")
             if not self.is_sea(to) or to not in adj[at]:
                 raise Fail("B6.5", f"swim from {self.name(at)} to {self.name(to)}: not an adjacent sea hex")
+            if ev.get("with_dolphin"):
+                # X5.7: a protected swimmer takes its dolphin along and stays protected
+                if not self.v.dolphins:
+                    raise Fail("X5.7", "with_dolphin, but dolphins (Challenge 5) are not in play")
+                d = self.prot.get(e)
+                if d is None:
+                    raise Fail("X5.7", f"swimmer {e} takes a dolphin along, but no dolphin "
+                                       f"protects it")
+                self.set_ex(e, "sea", to, "X5.7")
+                self.put_creature("dolphin", d, to, "X5.7")
+                self.set_prot(e, d, "X5.7")
+                self.swam.add(e)
+                self._resolve_hex(to)
+                return "X5.7"
             self.set_ex(e, "sea", to, "B6.5")
             self.swam.add(e)
+            self._arrive(e, to)
             self._resolve_hex(to)
             return "B6.5"
         if mode == "land":
@@ -1047,8 +1195,12 @@ class Position:
                                f"{self.back_of[h]}, the event says {back!r}")
         board_ids = ev.get("board") or []
         take = ev.get("take_boat")
+        protect = ev.get("protect")
         if back != "boat" and (board_ids or take is not None):
             raise Fail("B3.3", f"boarding/take_boat given for a {back} tile")
+        if protect is not None and not (back == "dolphin" and self.v.dolphins):
+            raise Fail("X5.2", f"sink protect={protect!r}, but only a dolphin tile under "
+                               f"Challenge 5 puts a dolphin (protecting a swimmer) into play")
         # B5.6: the tile leaves; its explorers become swimmers in the hex
         del self.land[h]
         self.tags[("land", h)] = "B5.6"
@@ -1059,8 +1211,23 @@ class Position:
         for e in self.explorers_on_land(h):
             self.set_ex(e, "sea", h, "B5.6")
         self._resolve_hex(h)
+        self.pending_squid = None
+        if 4 in self.v.challenges and not self.land:
+            # R20: the last tile under Atlantis is Gone: the game ends before its back is
+            # resolved (the back is still counted; its explorers stay, stranded)
+            if board_ids or take is not None or protect is not None:
+                raise Fail("R20", f"the last land tile ends the game (X2.4) before its {back} "
+                                  f"back is resolved: no boarding, boat or dolphin")
+            for e in self.sunk_from:
+                self.tags[("ex", e)] = "R20"
+            self.tags[("land", h)] = "R20"
+            self.tags[("hand", seat)] = "R20"
+            self.phase = self.ROLL
+            return "R20"
         if back in GREEN:
             getattr(self, "_green_" + back)(h, board_ids, take)
+        elif back == "dolphin" and self.v.dolphins:
+            self._x5_dolphin_tile(h, protect)
         else:
             self.hands[seat][BACK_INDEX[back]] += 1
             self.tags[("hand", seat)] = "B5.6"
@@ -1068,7 +1235,34 @@ class Position:
             self.phase = self.ROLL                      # X2.2 / X2.4: resolved as a whirlpool
         else:
             self.phase = self.VOLCANO if back == "volcano" else self.ROLL
+        if self.pending_squid is not None:
+            self._expect_squid(*self.pending_squid, then=self.phase)
         return "B5.6"
+
+    def _x5_dolphin_tile(self, h, protect):
+        """X5.2: the dolphin tile is immediate: a dolphin from the supply (the lowest-numbered;
+        none left -> nothing) goes on the hex and protects one of the tile's swimmers (X5.5, the
+        revealer's choice); the tile is removed from the game, not kept."""
+        self.tags[("hand", self.seat)] = "X5.2"
+        free = [d for d, x in enumerate(self.creatures["dolphin"]) if x == SUPPLY]
+        if not free:
+            if protect is not None:
+                raise Fail("X5.2", f"no dolphin left in the supply, yet protect={protect!r}")
+            return
+        d = free[0]
+        self.put_creature("dolphin", d, h, "X5.2")
+        self.dolphins_placed += 1
+        swimmers = self.swimmers_at(h)
+        if not swimmers:
+            if protect is not None:
+                raise Fail("X5.5", f"the new dolphin at {self.name(h)} protects {protect!r}, "
+                                   f"but nobody swims there")
+            return
+        if protect not in swimmers:
+            raise Fail("X5.5", f"the new dolphin {d} at {self.name(h)} must protect one of the "
+                               f"tile's swimmers {swimmers}, found protect={protect!r}")
+        self.set_prot(protect, d, "X5.2")
+        self._resolve_hex(h, "X5.2")
 
     def _place_from_supply(self, kind: str, h: int, rule: str):
         """replay-log conventions: the lowest-numbered piece in the supply; none left -> nothing."""
@@ -1080,8 +1274,25 @@ class Position:
                 return
 
     def _green_whale(self, h, board_ids, take):
-        """B3.1: a whale on the tile's hex; swimmers there are unharmed."""
-        self._place_from_supply("whale", h, "B3.1")
+        """B3.1: a whale on the tile's hex; swimmers there are unharmed. X7.1, X7.8: a squid
+        follows when a whale came into play; X7.6: under squid-only no whale, always a squid
+        (while squid remain and a hex for it exists)."""
+        if self.v.squid_only:
+            came = False
+            for n in range(KIND_COUNT["whale"]):          # a whale shown here breaks X7.6
+                self.tags[("cr", "whale", n)] = "X7.6"
+        else:
+            came = SUPPLY in self.creatures["whale"]
+            self._place_from_supply("whale", h, "B3.1")
+        if self.v.squid and (came or self.v.squid_only) and SUPPLY in self.creatures["squid"] \
+                and self._squid_spots():
+            self.pending_squid = ("place", None)
+
+    def _squid_spots(self) -> list[int]:
+        """X7.1, R19: unoccupied sea hexes adjacent to a land tile."""
+        return [h for h in range(self.board.n_hex)
+                if self.is_sea(h) and any(n in self.land for n in self.board.neighbours[h])
+                and self.unoccupied(h)]
 
     def _green_shark(self, h, board_ids, take):
         """B3.2: a shark on the tile's hex; every swimmer there is eaten (no defence, B6.12)."""
@@ -1145,59 +1356,293 @@ class Position:
 
     # -------------------------------------------------------------------- step 4 (B5.4, B6.8-B6.12)
     def _ev_roll(self, ev):
-        """B5.4, B1.6: the die shows serpent, shark or whale; a creature event follows iff one is on the board."""
+        """B5.4, B1.6: the die shows serpent, shark or whale. X5.1, X5.3: under Challenge 5 the
+        dive dice instead (symbol and number). A creature event follows iff a piece of the
+        rolled kind(s) is on the board."""
         self._expect_seat(ev, self.seat, "B5.4", "roll")
-        face = ev.get("face")
-        if face not in DIE_FACES:
-            raise Fail("B1.6", f"the creature die has no face {face!r}")
-        self.face = face
-        self.phase = self.CREATURE if self.on_board(face) else self.BETWEEN
-        return "B5.4"
+        face, number = ev.get("face"), ev.get("number")
+        if self.v.dolphins:
+            if face not in DICE_FACES:
+                raise Fail("X5.3", f"the symbol die has no face {face!r}")
+            if isinstance(number, bool) or number not in DICE_NUMBERS:
+                raise Fail("X5.3", f"the number die shows 1, 2, 3 or D, found {number!r}")
+        else:
+            if face not in DIE_FACES:
+                raise Fail("B1.6", f"the creature die has no face {face!r}")
+            if number is not None:
+                raise Fail("X5.1", f"a number {number!r} was rolled, but the dive dice are used "
+                                   f"only under Challenge 5")
+        self.face, self.number = face, number
+        live = any(self._pieces(k) for k in self._face_kinds(face))
+        self.phase = self.CREATURE if live else self.BETWEEN
+        return "X5.3" if self.v.dolphins else "B5.4"
 
-    def _can_move(self, h: int) -> bool:
-        return any(self.is_sea(n) for n in self.board.neighbours[h])
+    def _face_kinds(self, face) -> list[str]:
+        """B5.4, X5.3, X7.2: the kinds of piece the roll may move ('boat' = an empty boat)."""
+        if face == "starfish":                              # X5.3: wild
+            kinds = ["serpent", "shark", "whale", "dolphin", "boat"]
+        else:
+            kinds = [face]
+        if self.v.squid and "whale" in kinds:
+            kinds.append("squid")                           # X7.2: a squid instead of a whale
+        return kinds
+
+    def _pieces(self, kind) -> list[tuple[int, int]]:
+        """(number, hex) of the pieces of ``kind`` on the board; 'boat' = empty boats (X5.3)."""
+        if kind == "boat":
+            return [(b, h) for b, (h, ps) in enumerate(self.boat_rows) if h >= 0 and not ps]
+        return [(n, h) for n, h in enumerate(self.creatures[kind]) if h >= 0]
+
+    def _can_move(self, h: int, kind: str = "serpent") -> bool:
+        """B6.11: a piece can take a step (a boat not into another boat's hex, B6.6)."""
+        return any(self.is_sea(n) and not (kind == "boat" and n in self.boat_at)
+                   for n in self.board.neighbours[h])
+
+    def _stops_at(self, kind: str, h: int) -> bool:
+        """B6.9, B6.10, X5.4, X7.3, X7.5: must a piece of ``kind`` stop on entering hex h?"""
+        if kind == "shark":
+            return self._shark_attack_at(h)
+        if kind == "serpent":
+            return self._shark_attack_at(h) or self._whale_attack_at(h)
+        if kind == "whale":
+            return self._whale_attack_at(h) or self.creatures_at("squid", h) > 0
+        if kind == "squid":
+            return (self._whale_attack_at(h) or self.creatures_at("whale", h) > 0
+                    or any(n in self.land and self.explorers_on_land(n)
+                           for n in self.board.neighbours[h]))
+        return False                                        # dolphins and empty boats never stop
 
     def _ev_creature(self, ev):
-        """B6.8-B6.12, R2, R12, R16, R21: move one creature of the rolled kind along a legal path."""
+        """B6.8-B6.12, R2, R12, R16, R21; X5.4-X5.9 (dive dice, dolphins, empty boats), X7.2,
+        X7.3, X7.5 (squid): move one piece of the rolled kind(s) along a legal path."""
         seat = self.seat
         self._expect_seat(ev, seat, "B5.4", "creature")
         kind, n, path = ev.get("kind"), ev.get("piece"), ev.get("path")
-        if kind != self.face:
-            raise Fail("B5.4", f"the die shows {self.face}, the event moves a {kind!r}")
-        rule = DIE_RULE[kind]
-        if not (_int(n) and 0 <= n < KIND_COUNT[kind]) or self.creatures[kind][n] < 0:
-            raise Fail(rule, f"{kind} {n!r} is not on the board")
+        dice = self.v.dolphins
+        kinds = self._face_kinds(self.face)
+        if kind not in kinds:
+            raise Fail("X5.4" if dice else ("X7.2" if kind == "squid" else "B5.4"),
+                       f"the {'dice show' if dice else 'die shows'} {self.face}: a "
+                       f"{' / '.join(kinds)} moves, the event moves a {kind!r}")
+        rule = "X7.2" if kind == "squid" else ("X5.4" if dice else DIE_RULE[kind])
+        if kind == "boat":
+            if not (_int(n) and 0 <= n < N_BOATS) or self.boat_rows[n][0] < 0:
+                raise Fail("X5.4", f"boat {n!r} is not on the board")
+            if self.occupied(n):
+                raise Fail("X5.4", f"boat {n} holds {self.boat_rows[n][1]}: occupied boats are "
+                                   f"never moved by the dice")
+            here = self.boat_rows[n][0]
+        else:
+            if not (_int(n) and 0 <= n < KIND_COUNT[kind]) or self.creatures[kind][n] < 0:
+                raise Fail(rule, f"{kind} {n!r} is not on the board")
+            here = self.creatures[kind][n]
         if not isinstance(path, list):
             raise Fail("format", "creature path missing")
-        if len(path) > DIE_REACH[kind]:
-            raise Fail(rule, f"a {kind} moves up to {DIE_REACH[kind]} hex(es), path has {len(path)}")
-        if not path and self.v.creatures_must_move:
-            movable = [m for m, x in enumerate(self.creatures[kind]) if x >= 0 and self._can_move(x)]
-            if movable:
-                raise Fail("R21", f"creatures_must_move: {kind} {movable[0]} can move, a zero move is illegal")
-        here = self.creatures[kind][n]
+        protect = ev.get("protect")
+        if protect is not None and kind != "dolphin":
+            raise Fail("X5.5", f"a {kind} protects nobody, found protect={protect!r}")
+        attack_hex = None
+        if not path:
+            if kind == "dolphin" and protect is not None:
+                self._dolphin_switch(n, here, protect)
+            else:
+                self._stay_check(kind, kinds)
+        elif self.number == "D":
+            self._dive(kind, n, here, path)
+            if protect is not None:
+                raise Fail("X5.5", f"dolphin {n} dived to an unoccupied hex: it protects nobody, "
+                                   f"found protect={protect!r}")
+        else:
+            attack_hex = self._walk(kind, n, here, path, rule, dice)
+        self._defence(ev, kind, n, attack_hex)
+        if attack_hex is not None and self.creatures[kind][n] >= 0:
+            self._resolve_hex(attack_hex)
+        if kind == "dolphin" and path and self.number != "D":
+            self._dolphin_arrives(n, path[-1], protect)
+        self.phase = self.BETWEEN
+        if kind == "squid":
+            self._expect_squid("attack", n, self.BETWEEN)       # X7.4 (staying included)
+        return rule
+
+    def _stay_check(self, kind, kinds):
+        """R2, R21: a piece may stay (0 hexes) -- not on a D (it must jump), and with
+        creatures_must_move only when no piece of the rolled kind(s) can move; a squid may
+        always stay (X7.2)."""
+        if self.number == "D":
+            raise Fail("R21", f"the dice show D: the {kind} must dive to another hex (X5.4)")
+        if kind == "squid" or not self.v.creatures_must_move:
+            return
+        for k in kinds:
+            if k == "squid":
+                continue
+            for m, h in self._pieces(k):
+                if self._can_move(h, k):
+                    raise Fail("R21", f"creatures_must_move: {k} {m} can move, a zero move is "
+                                      f"illegal")
+
+    def _relocate(self, kind, n, h, rule):
+        """Put the moving piece on h; X5.6: a dolphin leaving its swimmer unprotects it, and the
+        old hex is resolved at once (before anything happens where the dolphin arrives)."""
+        if kind == "boat":
+            self.put_boat(n, h, rule)
+            return
+        if kind == "dolphin":
+            old, e = self.creatures["dolphin"][n], self.swimmer_of(n)
+            self.put_creature(kind, n, h, "X5.6" if e is not None else rule)
+            if e is not None:
+                self._resolve_hex(old, "X5.6")
+            return
+        self.put_creature(kind, n, h, rule)
+
+    def _dive(self, kind, n, here, path):
+        """X5.4, R19: on a D the piece jumps to any unoccupied sea hex (it must move)."""
+        if len(path) != 1:
+            raise Fail("X5.4", f"after a D the path is the one hex jumped to, found {path}")
+        h = path[0]
+        if not self.is_sea(h):
+            raise Fail("X5.4", f"{kind} {n} dives to {self.name(h)}, which is not a sea hex")
+        if not self.unoccupied(h):
+            base = (h in self.boat_at or self.swimmers_at(h)
+                    or any(self.creatures_at(k, h) for k in BASE_KINDS))
+            raise Fail("X5.4" if base else "R19",
+                       f"{kind} {n} dives to {self.name(h)}, which is occupied (boat, swimmer or "
+                       f"creature, dolphins and squid included)")
+        self._relocate(kind, n, h, "X5.4")
+        self._resolve_hex(h)
+
+    def _walk(self, kind, n, here, path, rule, dice):
+        """B6.8-B6.11, R12, X5.4, X7.3, X7.5: a simple path of adjacent sea hexes, up to the
+        die's reach or the number rolled, stopping where the piece must stop; only the end hex
+        is resolved. Returns the hex attacked (shark or whale: a defence window), else None."""
+        reach = self.number if dice else DIE_REACH.get(kind, 3)
+        if len(path) > reach:
+            raise Fail(rule, f"a {kind} moves up to {reach} hex(es) here, path has {len(path)}")
+        stop_rule = "X7.3" if kind == "squid" else ("X5.4" if dice else rule)
         seen = {here}
-        attack = False
+        cur = here
         for k, h in enumerate(path):
-            if attack:
-                raise Fail(rule, f"the {kind} must stop at {self.name(path[k - 1])} "
-                                 f"({'swimmer' if kind == 'shark' else 'occupied boat'} there, R12)")
-            if not self.is_sea(h) or h not in self.board.adjacent[here]:
-                raise Fail("B6.11", f"{kind} {n}: step {k + 1} from {self.name(here)} to "
+            if k and self._stops_at(kind, path[k - 1]):
+                raise Fail(stop_rule, f"the {kind} must stop at {self.name(path[k - 1])} (R12)")
+            if not self.is_sea(h) or h not in self.board.adjacent[cur]:
+                raise Fail("B6.11", f"{kind} {n}: step {k + 1} from {self.name(cur)} to "
                                     f"{self.name(h)} is not an adjacent sea hex")
             if h in seen:
                 raise Fail("R12", f"{kind} {n}: the path enters {self.name(h)} twice")
+            if kind == "boat" and h in self.boat_at:
+                raise Fail("B6.6", f"boat {n} may not enter or pass {self.name(h)}, which holds "
+                                   f"boat {self.boat_at[h]}")
             seen.add(h)
-            attack = (self._shark_attack_at(h) if kind == "shark" else
-                      self._whale_attack_at(h) if kind == "whale" else False)
-            self.put_creature(kind, n, h, rule)
-            if not attack:
-                self._resolve_hex(h)
-            here = h
-        self._defence(ev, kind, n, here if attack else None)
-        if attack and self.creatures[kind][n] >= 0:
-            self._resolve_hex(here)
-        self.phase = self.BETWEEN
+            cur = h
+        end = path[-1]
+        attack_hex = None
+        if kind == "whale":
+            squid = [m for m, x in enumerate(self.creatures["squid"]) if x == end]
+            if squid:                                       # X7.5, X7.8: the squid goes first
+                self.put_creature("squid", squid[0], GONE, "X7.5")
+            if self._whale_attack_at(end):
+                attack_hex = end
+        elif kind == "shark" and self._shark_attack_at(end):
+            attack_hex = end
+        self._relocate(kind, n, end, rule)
+        if attack_hex is None:
+            self._resolve_hex(end)
+        return attack_hex
+
+    def _dolphin_arrives(self, d, h, protect):
+        """X5.5, X5.9: a dolphin moved by the dice into a hex with unprotected swimmers protects
+        one of them (the mover's choice)."""
+        if self.creatures["dolphin"][d] != h:
+            return
+        open_ = [e for e in self.swimmers_at(h) if e not in self.prot]
+        if not open_:
+            if protect is not None:
+                raise Fail("X5.5", f"dolphin {d} at {self.name(h)} protects {protect!r}, but no "
+                                   f"unprotected swimmer is there")
+            return
+        if protect not in open_:
+            raise Fail("X5.5", f"dolphin {d} came to {self.name(h)}: it protects one of the "
+                               f"unprotected swimmers {open_}, found protect={protect!r}")
+        self.set_prot(protect, d, "X5.5")
+
+    def _dolphin_switch(self, d, h, target):
+        """X5.7, X5.9: instead of moving, a dolphin sharing its hex with two or more swimmers
+        protects another one, that no dolphin protects; its former swimmer is unprotected and the
+        hex resolved at once (X5.6)."""
+        swimmers = self.swimmers_at(h)
+        if len(swimmers) < 2:
+            raise Fail("X5.9", f"dolphin {d} at {self.name(h)} switches protection, but a switch "
+                               f"needs two or more swimmers in its hex ({swimmers})")
+        if target not in swimmers:
+            raise Fail("X5.7", f"dolphin {d} switches to {target!r}, who is not swimming at "
+                               f"{self.name(h)} ({swimmers})")
+        if target in self.prot:
+            raise Fail("X5.5", f"swimmer {target} is already protected by dolphin "
+                               f"{self.prot[target]} (one dolphin per swimmer)")
+        old = self.swimmer_of(d)
+        if old is not None:
+            self.set_prot(old, None, "X5.6")
+        self.set_prot(target, d, "X5.7")
+        self._resolve_hex(h, "X5.6")
+
+    # -------------------------------------------------------------------- X7 squid events
+    def _ev_squid(self, ev):
+        """X7.1 (a whale tile places a squid next to land; it takes one explorer from an
+        adjacent tile) and X7.4 (after a squid move: a whale in its hex is removed, then one
+        explorer from an adjacent land tile or from the occupied boat in its hex)."""
+        what, n = self.pending_squid
+        place = what == "place"
+        rule = "X7.1" if place else "X7.4"
+        self._expect_seat(ev, self.seat, rule, "squid")
+        piece, h, whale, victim = ev.get("piece"), ev.get("hex"), ev.get("whale"), ev.get("victim")
+        if bool(ev.get("placed")) != place:
+            raise Fail(rule, f"expected a squid {'placement' if place else 'attack'}, found "
+                             f"placed={ev.get('placed')!r}")
+        squid = self.creatures["squid"]
+        if place:
+            first = squid.index(SUPPLY)
+            if piece != first:
+                raise Fail("X7.1", f"the lowest-numbered squid in the supply ({first}) is placed, "
+                                   f"found {piece!r}")
+            if not self.is_sea(h) or not any(x in self.land for x in self.board.neighbours[h]):
+                raise Fail("X7.1", f"squid placed on {self.name(h)}: it goes on a sea hex "
+                                   f"adjacent to a land tile")
+            if not self.unoccupied(h):
+                base = (h in self.boat_at or self.swimmers_at(h)
+                        or any(self.creatures_at(k, h) for k in BASE_KINDS))
+                raise Fail("X7.1" if base else "R19",
+                           f"squid placed on {self.name(h)}, which is occupied")
+            if whale is not None:
+                raise Fail("X7.1", f"a placed squid removes no whale, found whale={whale!r}")
+            self.put_creature("squid", piece, h, "X7.1")
+            self.squid_placed += 1
+            cands = [e for x in self.board.neighbours[h] if x in self.land
+                     for e in self.explorers_on_land(x)]
+        else:
+            if piece != n or h != squid[n]:
+                raise Fail("X7.4", f"the squid that moved is squid {n} at {self.name(squid[n])}, "
+                                   f"found squid {piece!r} at {self.name(h)}")
+            whales = [m for m, x in enumerate(self.creatures["whale"]) if x == h]
+            want = whales[0] if whales else None
+            if whale != want:
+                raise Fail("X7.4", f"the squid removes the lowest-numbered whale in its hex "
+                                   f"({want}), found whale={whale!r}")
+            if want is not None:
+                self.put_creature("whale", want, GONE, "X7.4")
+            cands = [e for x in self.board.neighbours[h] if x in self.land
+                     for e in self.explorers_on_land(x)]
+            b = self.boat_at.get(h)
+            if b is not None:
+                cands += self.boat_rows[b][1]
+        if cands:
+            if victim not in cands:
+                raise Fail(rule, f"the squid at {self.name(h)} removes exactly one explorer of "
+                                 f"{sorted(cands)}, found victim={victim!r}")
+            self.lose(victim, "squid", rule)
+        elif victim is not None:
+            raise Fail(rule, f"the squid at {self.name(h)} can reach no explorer, found "
+                             f"victim={victim!r}")
+        self.pending_squid = None
+        self.phase = self.after_squid
         return rule
 
     def _defence(self, ev, kind, n, attack_hex):
@@ -1247,6 +1692,7 @@ class Position:
         "turn_start": _ev_turn_start, "play_tile": _ev_play_tile, "move": _ev_move,
         "bonus": _ev_bonus,
         "sink": _ev_sink, "roll": _ev_roll, "creature": _ev_creature, "end": _ev_end,
+        "squid": _ev_squid,
     }
 
     # -------------------------------------------------------------------- snapshot comparison
@@ -1330,14 +1776,16 @@ class Position:
             theirs = fcr.get(kind)
             if theirs == mine:
                 continue
-            if kind not in self.v.kinds_in_play and (theirs is None or all(x < 0 for x in theirs)):
+            if kind not in self.v.kinds_in_play and all(x == SUPPLY for x in mine) \
+                    and (theirs is None or all(x < 0 for x in theirs)):
                 continue                      # pieces of expansions not in play: off the board
             if not isinstance(theirs, list):
                 raise Fail("format", f"after.creatures.{kind} missing")
             for n, h in enumerate(mine):
                 fh = theirs[n] if n < len(theirs) else None
                 if fh != h:
-                    rule = "R5" if (h == GONE and fh == SUPPLY) else tag(("cr", kind, n), default_rule)
+                    rule = tag(("cr", kind, n)) or ("R5" if (h == GONE and fh == SUPPLY)
+                                                    else default_rule)
                     raise Fail(rule, f"{kind} {n}: expected {self._cr_where(h)}, found {self._cr_where(fh)}")
             if any(x != SUPPLY and x != GONE for x in theirs[len(mine):]):
                 raise Fail("format", f"after.creatures.{kind} has more pieces than the box holds")
@@ -1353,6 +1801,19 @@ class Position:
                             if k >= len(fh[s]) or fh[s][k] != self.hands[s][k]}
                     raise Fail(tag(("hand", s), default_rule),
                                f"seat {s} hand (expected, found): {diff}")
+        # dolphin protection (X5.5): swimmer -> dolphin
+        fprot = after.get("protect", {})
+        mine = {str(e): d for e, d in self.prot.items()}
+        if fprot != mine:
+            if not isinstance(fprot, dict):
+                raise Fail("format", "after.protect is not an object")
+            for k in sorted(set(fprot) | set(mine), key=lambda x: int(x)):
+                if fprot.get(k) != mine.get(k):
+                    raise Fail(tag(("prot", int(k)), default_rule if default_rule.startswith("X5")
+                                   else "X5.5"),
+                               f"protection of swimmer {k}: expected "
+                               f"{'dolphin ' + str(mine[k]) if k in mine else 'none'}, found "
+                               f"{'dolphin ' + str(fprot[k]) if k in fprot else 'none'}")
         # land
         fland = after.get("land")
         if fland != self._land_list():
@@ -1395,7 +1856,9 @@ class Position:
         """B7.2, R18 and the record columns: the referee's own final tallies."""
         rec = {"players": self.v.players, "seats": self.v.seats, "end_reason": self.end_reason,
                "end_seat": self.end_seat, "turns": self.turn, "tiles_removed": self.tiles_removed,
-               "bonus_moves": self.bonus_moves}
+               "bonus_moves": self.bonus_moves, "dolphins_placed": self.dolphins_placed,
+               "squid_placed": self.squid_placed, "dolphins": self.v.dolphins,
+               "squid": self.v.squid, "squid_only": self.v.squid_only}
         for b in BACKS:
             rec["back_" + b] = self.removed_backs[b]
         for s in range(self.v.seats):
@@ -1452,6 +1915,12 @@ def _record_rule(col: str) -> str:
         return "R18"
     if col == "bonus_moves":
         return "X6.3"
+    if col in ("dolphins_placed", "dolphins"):
+        return "X5.2" if col == "dolphins_placed" else "X5.1"
+    if col in ("squid_placed", "squid"):
+        return "X7.1"
+    if col == "squid_only":
+        return "X7.6"
     if col == "tiles_removed" or col.startswith("back_"):
         return "B5.6"
     if col in ("players", "seats"):

@@ -170,3 +170,37 @@ def test_referee_catches_x6_bonus_violations():
         e["i"] = i
     found = referee.check(bad)
     assert found is not None and found.event == ev["i"] + 1 and found.rule == "X6.6"
+
+
+# Challenge 5 (Dolphins & Dive Dice, X5), the Giant Squid (X7) and its squid-only option
+# (X7.6), alone and with other challenges, and Challenge 4 alone for its last-tile ruling (R20).
+EXPANSION_RUNS = {
+    "4p-dolphins": dict(players=4, dolphins=True),
+    "4p-squid": dict(players=4, squid=True),
+    "4p-squid_only": dict(players=4, squid=True, squid_only=True),
+    "3p-dolphins-squid": dict(players=3, dolphins=True, squid=True),
+    "2p-dolphins-squid_only": dict(players=2, dolphins=True, squid=True, squid_only=True),
+    "5p-c1234-dolphins-squid": dict(players=5, challenges=(1, 2, 3, 4), dolphins=True, squid=True),
+    "6p-c36-dolphins-squid": dict(players=6, challenges=(3, 6), dolphins=True, squid=True),
+    "4p-dolphins-squid-must_move": dict(players=4, dolphins=True, squid=True,
+                                        creatures_must_move=True),
+    "4p-c4": dict(players=4, challenges=(4,)),
+}
+EXPANSION_GAMES = 20            # per strategy mix: 40 games per setting
+
+
+@pytest.mark.parametrize("mix", ["greedy-random", "random"])
+@pytest.mark.parametrize("name", list(EXPANSION_RUNS))
+def test_referee_agrees_under_expansions(name, mix):
+    """X5.1-X5.9 (dive dice, dolphins and their protection), X7.1-X7.8 (squid placement, moves
+    and attacks; squid instead of whales), R12/R19/R21 under the dice, and R20 (Challenge 4's
+    last tile): the referee accepts every logged game of the setting (greedy in seat 0 and
+    random elsewhere, or all random)."""
+    kw = EXPANSION_RUNS[name]
+    seats = 4 if kw["players"] == 2 else kw["players"]
+    strategies = ("greedy",) + ("random",) * (seats - 1) if mix == "greedy-random" \
+        else ("random",) * seats
+    s = Settings(strategies=strategies, **kw)
+    for game in range(EXPANSION_GAMES):
+        found = referee.check(game_log(s, 41, game))
+        assert found is None, f"game {game}: {found}"

@@ -107,6 +107,8 @@ class Game:
         self.cr = {k: [-1] * n for k, n in COUNTS.items()}
         self.hands = [[0] * 12 for _ in range(self.seats)]
         self.land: set[int] = set()
+        self.prot: dict[int, int] = {}            # X5.5: swimmer -> dolphin
+        self.placed = {"dolphin": 0, "squid": 0}   # record: dolphins_placed, squid_placed
         self.events: list[dict] = []
         self.turn, self.seat = 0, -1
         self.turns_of = [0] * self.seats
@@ -142,7 +144,8 @@ class Game:
                 "boats": [[h, list(p)] for h, p in self.boats],
                 "creatures": {k: list(v) for k, v in self.cr.items()},
                 "hands": [list(h) for h in self.hands],
-                "land": sorted(self.land)}
+                "land": sorted(self.land),
+                "protect": {str(e): d for e, d in sorted(self.prot.items())}}
 
     def emit(self, type_, seat=None, **fields) -> int:
         i = len(self.events)
@@ -276,7 +279,11 @@ class Game:
     def record(self) -> dict:
         rec = {"game": 0, "seed": 1, "players": self.settings["players"], "seats": self.seats,
                "end_reason": self.end_reason, "end_seat": self.end_seat, "turns": self.turn,
-               "tiles_removed": sum(self.removed.values()), "bonus_moves": 0}
+               "tiles_removed": sum(self.removed.values()), "bonus_moves": 0,
+               "dolphins_placed": self.placed["dolphin"], "squid_placed": self.placed["squid"],
+               "dolphins": 5 in self.settings.get("challenges", []),
+               "squid": bool(self.settings.get("squid")),
+               "squid_only": bool(self.settings.get("squid_only"))}
         rec.update({f"back_{b}": n for b, n in self.removed.items()})
         for s in range(6):
             cols = ("score", "rescued", "rescued_value", "lost", "turns", "lost_serpent",
@@ -918,14 +925,18 @@ def test_B7_1_log_without_end_and_event_after_end():
 # =============================================================================================
 
 def test_header_B3_tile_counts_and_X_settings(tmp_path):
-    """B3.1-B3.12 tile counts are checked; X settings are reported as unsupported; check_file."""
+    """B3.1-B3.12 tile counts are checked; settings the referee does not cover (an unknown
+    challenge, an unknown option) are reported as unsupported (X); check_file."""
     g, _ = scenario_a()
     log = g.log()
     log["tiles"][0]["back"] = "volcano" if log["tiles"][0]["back"] != "volcano" else "whale"
     d = check(log)
     assert d is not None and d.event == -1 and d.rule.startswith("B3.")
     log = g.log()
-    log["settings"]["squid"] = True
+    log["settings"]["challenges"] = [7]
+    assert check(log).rule == "X"
+    log = g.log()
+    log["settings"]["kraken"] = True
     assert check(log).rule == "X"
     path = tmp_path / "game.json"
     path.write_text(json.dumps(g.log()))
@@ -953,3 +964,119 @@ def test_referee_is_independent_plain_python():
         elif isinstance(node, ast.ImportFrom):
             names.add((node.module or "").split(".")[0] if node.level == 0 else "<relative>")
     assert names <= {"__future__", "json", "math", "dataclasses", "pathlib"}, names
+
+
+# =============================================================================================
+# Expansions, hand-built: X5 (a dolphin tile, the dive dice) and X7.6 (squid instead of whales)
+# =============================================================================================
+
+def _dolphin_game(protect=True, keep_tile=False):
+    """X5.2, X5.3, X5.6: T1 seat 0 sinks a dolphin beach holding its explorer 0: a dolphin comes
+    into play and protects the new swimmer (the tile is not kept); the dive dice show dolphin
+    and 1; the dolphin swims off and leaves explorer 0 unprotected."""
+    h = H(3, 4)
+    g = Game(players=3, tiles={h: ("beach", "dolphin")}, place={0: h}, max_turns=1,
+             challenges=[5], dolphins=True)
+    g.start()
+    g.land.discard(h)
+    g.removed["dolphin"] += 1
+    g.put(0, "sea", h)
+    g.cr["dolphin"][0] = h
+    g.placed["dolphin"] += 1
+    if protect:
+        g.prot[0] = 0
+    if keep_tile:
+        g.hands[0][BACKS.index("dolphin")] += 1
+    i = g.emit("sink", hex=h, back="dolphin", board=[], take_boat=None,
+               **({"protect": 0} if protect else {}))
+    g.emit("roll", face="dolphin", number=1)
+    to = next(n for n in nbrs(h) if n not in g.land and not g.swimmers(n)
+              and all(n not in v for v in g.cr.values()) and all(b[0] != n for b in g.boats))
+    g.cr["dolphin"][0] = to
+    g.prot.clear()
+    j = g.emit("creature", kind="dolphin", piece=0, path=[to], defended_by=None, defence=None)
+    g.end("turn_cap")
+    return g, i, j
+
+
+def test_X5_2_X5_3_X5_6_dolphin_tile_and_dive_dice_hand_built():
+    """X5.2: an immediate dolphin tile protecting its swimmer; X5.3: the dive dice; X5.6: the
+    dolphin moved away unprotects it. Corrupted: no protection named (X5.5), the tile kept in
+    the hand (X5.2)."""
+    g, i, _ = _dolphin_game()
+    assert check(g.log()) is None
+    g, i, _ = _dolphin_game(protect=False)
+    expect(check(g.log()), i, "X5.5")
+    g, i, _ = _dolphin_game(keep_tile=True)
+    expect(check(g.log()), i, "X5.2")
+
+
+def test_X5_6_moved_dolphin_keeps_no_protection_hand_built():
+    """X5.6 / X5.9: a snapshot where the dolphin still protects its swimmer after swimming off
+    is refused."""
+    g, _, j = _dolphin_game()
+    log = g.log()
+    log["events"][j]["after"]["protect"] = {"0": 0}
+    expect(check(log), j, "X5.6")
+
+
+def _squid_only_game(victim=True, far=False):
+    """X7.6, X7.1, X7.4: squid instead of whales. T1 seat 0 sinks a whale beach: no whale, a
+    squid is placed next to land and takes one explorer from an adjacent tile; the die's whale
+    face then moves the squid (it stays, X7.2) and it takes another explorer (X7.4)."""
+    h = H(3, 4)
+    g = Game(players=3, tiles={h: ("beach", "whale")}, max_turns=1, squid=True, squid_only=True)
+    for ev in g.events:                       # X7.6: the whales are out of the game from setup
+        ev["after"]["creatures"]["whale"] = [-2] * 5
+    g.cr["whale"] = [-2] * 5
+    g.start()
+    for e, (loc, at) in list(g.ex.items()):
+        if loc == "land" and at == h:
+            g.put(e, "sea", h)
+    g.land.discard(h)
+    g.removed["whale"] += 1
+    i = g.emit("sink", hex=h, back="whale", board=[], take_boat=None)
+
+    def free(x):
+        return x not in g.land and not g.swimmers(x) and all(b[0] != x for b in g.boats) \
+            and all(x not in v for v in g.cr.values())
+
+    def takers(x):
+        return [e for e, (loc, at) in sorted(g.ex.items()) if loc == "land" and at in nbrs(x)]
+
+    if far:
+        spot = next(x for x in range(133) if free(x) and not any(n in g.land for n in nbrs(x)))
+    else:
+        spot = max((x for x in range(133) if free(x)), key=lambda x: len(takers(x)))
+    g.cr["squid"][0] = spot
+    g.placed["squid"] += 1
+    first = takers(spot)[0] if (victim and takers(spot)) else None
+    if first is not None:
+        g.lose(first, "squid")
+    j = g.emit("squid", piece=0, hex=spot, whale=None, victim=first, placed=True)
+    g.roll("whale")
+    g.creature("squid", 0, [])
+    second = takers(spot)[0] if takers(spot) else None
+    if second is not None:
+        g.lose(second, "squid")
+    k = g.emit("squid", piece=0, hex=spot, whale=None, victim=second, placed=False)
+    g.end("turn_cap")
+    return g, i, j, k
+
+
+def test_X7_6_X7_1_X7_4_squid_only_hand_built():
+    """X7.6: no whales (removed at setup) and a whale tile places a squid; X7.1: next to land,
+    taking one explorer from an adjacent tile; X7.2 / X7.4: a squid that stays still attacks.
+    Corrupted: no victim (X7.1), a squid far from land (X7.1), a whale placed (X7.6)."""
+    g, i, j, k = _squid_only_game()
+    assert check(g.log()) is None
+    log = g.log()
+    assert log["record"]["lost_squid_0"] + log["record"]["lost_squid_1"] \
+        + log["record"]["lost_squid_2"] == 2
+    g2, _, j2, _ = _squid_only_game(victim=False)
+    expect(check(g2.log()), j2, "X7.1")
+    g3, _, j3, _ = _squid_only_game(far=True)
+    expect(check(g3.log()), j3, "X7.1")
+    log = g.log()
+    log["events"][i]["after"]["creatures"]["whale"][0] = log["events"][i]["hex"]
+    expect(check(log), i, "X7.6")
