@@ -1252,16 +1252,7 @@ class Position:
         d = free[0]
         self.put_creature("dolphin", d, h, "X5.2")
         self.dolphins_placed += 1
-        swimmers = self.swimmers_at(h)
-        if not swimmers:
-            if protect is not None:
-                raise Fail("X5.5", f"the new dolphin at {self.name(h)} protects {protect!r}, "
-                                   f"but nobody swims there")
-            return
-        if protect not in swimmers:
-            raise Fail("X5.5", f"the new dolphin {d} at {self.name(h)} must protect one of the "
-                               f"tile's swimmers {swimmers}, found protect={protect!r}")
-        self.set_prot(protect, d, "X5.2")
+        self._take_up(d, h, self.swimmers_at(h), protect, "X5.2")
         self._resolve_hex(h, "X5.2")
 
     def _place_from_supply(self, kind: str, h: int, rule: str):
@@ -1553,16 +1544,21 @@ class Position:
         one of them (the mover's choice)."""
         if self.creatures["dolphin"][d] != h:
             return
-        open_ = [e for e in self.swimmers_at(h) if e not in self.prot]
-        if not open_:
+        self._take_up(d, h, [e for e in self.swimmers_at(h) if e not in self.prot], protect,
+                      "X5.5")
+
+    def _take_up(self, d, h, candidates, protect, rule):
+        """X5.5 / X5.9: free dolphin ``d`` has come to ``candidates`` (unprotected swimmers in
+        ``h``): it protects ``protect``, which must be one of them (null when there is none)."""
+        if not candidates:
             if protect is not None:
                 raise Fail("X5.5", f"dolphin {d} at {self.name(h)} protects {protect!r}, but no "
                                    f"unprotected swimmer is there")
             return
-        if protect not in open_:
-            raise Fail("X5.5", f"dolphin {d} came to {self.name(h)}: it protects one of the "
-                               f"unprotected swimmers {open_}, found protect={protect!r}")
-        self.set_prot(protect, d, "X5.5")
+        if protect not in candidates:
+            raise Fail("X5.5", f"dolphin {d} came to {self.name(h)}: it must protect one of the "
+                               f"unprotected swimmers {candidates}, found protect={protect!r}")
+        self.set_prot(protect, d, rule)
 
     def _dolphin_switch(self, d, h, target):
         """X5.7, X5.9: instead of moving, a dolphin sharing its hex with two or more swimmers
