@@ -204,3 +204,19 @@ def test_referee_agrees_under_expansions(name, mix):
     for game in range(EXPANSION_GAMES):
         found = referee.check(game_log(s, 41, game))
         assert found is None, f"game {game}: {found}"
+
+
+# every player count with each expansion alone (X5, X7, X7.6): a few games each
+PER_COUNT_RUNS = [(p, ex) for p in range(2, 7) for ex in ("d", "s", "so")]
+
+
+@pytest.mark.parametrize("players,ex", PER_COUNT_RUNS,
+                         ids=[f"{p}p-{ex}" for p, ex in PER_COUNT_RUNS])
+def test_referee_agrees_with_each_expansion_at_every_player_count(players, ex):
+    """X5 (d), X7 (s) and X7.6 (so) at 2-6 players: the referee accepts every logged game."""
+    for game in range(6):
+        s = _settings(players, game)
+        s = Settings(players=players, strategies=s.strategies, dolphins="d" in ex,
+                     squid="s" in ex, squid_only="o" in ex)
+        found = referee.check(game_log(s, 43, game))
+        assert found is None, f"game {game}: {found}"
