@@ -186,6 +186,7 @@ def format_log(log: dict) -> str:
              f"{s['seats']} seats, strategies {', '.join(strategies)}; boats "
              f"{','.join(map(str, s.get('boats_per_seat', [])))}; challenges "
              f"{','.join(map(str, s.get('challenges') or [])) or 'none'}"
+             f"{' (5 = dolphins & dive dice)' if 5 in (s.get('challenges') or []) else ''}"
              f"{'; squid only' if s.get('squid_only') else ('; squid' if s.get('squid') else '')}"
              f"; tie-break "
              f"{s.get('tiebreak', 'shared')}"]
