@@ -383,3 +383,26 @@ def test_x5_9_a_dolphin_whose_swimmer_left_stays_free():
     t.protect(0, a)
     t.move(0, mv(a, (1, 5), boat=0))
     assert t.protector(a) == -1 and t.protector(b) == -1 and t.S[ST.DOL_PROT] == -1
+
+
+@pytest.mark.parametrize("with_dolphin", [True, False])
+def test_x5_7_x6_3_the_overpopulated_bonus_point_never_takes_a_dolphin_along(with_dolphin):
+    """X5.7 / X6.3: taking the dolphin along is a step-2 movement point only: the bonus point
+    after a sinking offers the protected swimmer's plain moves, not the dolphin's company."""
+    from harness import STOP, EngineError
+    t = Table.empty(5, challenges=(6,), dolphins=True)
+    t.clear_island()
+    t.land(9, 5, "mountain", "wind")
+    t.land(3, 4, "beach", "dolphin")
+    a = t.explorer(2, 9, "land", (3, 4))
+    t.set(ST.CUR_SEAT, 2)
+    boat = ST.SWIM_WITH_DOLPHIN if with_dolphin else -1
+    t.script(2, [STOP, mv(a, (2, 4), boat=boat)])
+    t.set_dive("serpent", 1)
+    if with_dolphin:
+        with pytest.raises(EngineError):              # no such option: a bad choice
+            t.play_turn()
+    else:
+        t.play_turn()
+        assert t.where(a) == ("sea", (2, 4)) and t.protector(a) == -1
+        assert t.creature_at("dolphin", 0) == (3, 4)
