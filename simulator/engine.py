@@ -158,7 +158,6 @@ from .state import (
     N_KINDS,
     N_PLAYERS,
     N_SEATS,
-    N_HEX as _N_HEX,
     N_STREAMS,
     OPT_W,
     OVER,
@@ -463,7 +462,7 @@ def squid_attack(S, st, rng, ctx, mem, W, opts, ev, snaps, seat, k, placed):
     occupied boat in its hex. Logged as a ``squid`` event."""
     h = S[CR_HEX + SQUID * CR_SLOTS + k]
     whale = -1
-    if S[HEX_NCR + WHALE * _N_HEX + h] > 0:
+    if S[HEX_NCR + WHALE * N_HEX + h] > 0:
         for x in range(KIND_COUNT[WHALE]):
             if S[CR_HEX + WHALE * CR_SLOTS + x] == h:
                 whale = x
@@ -733,7 +732,7 @@ def move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, sl
             put_creature(S, kind, slot, dest)
             if kind == DOLPHIN:
                 resolve_hex(S, start)              # X5.6: its swimmer is eaten at once
-            elif kind == WHALE and S[HEX_NCR + SQUID * _N_HEX + dest] > 0:
+            elif kind == WHALE and S[HEX_NCR + SQUID * N_HEX + dest] > 0:
                 for x in range(KIND_COUNT[SQUID]):     # X7.5, X7.8: the squid goes first
                     if S[CR_HEX + SQUID * CR_SLOTS + x] == dest:
                         put_creature(S, SQUID, x, CR_GONE)
