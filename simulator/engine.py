@@ -30,6 +30,7 @@ from .rules import (
     defence_back,
     die_reach,
     face_kinds,
+    first_at,
     free_dolphin,
     kill,
     may_defend,
@@ -183,7 +184,6 @@ from .state import (
     SQUID_ONLY,
     SQUID_PLACED,
     STATE_SIZE,
-    SWIM_WITH_DOLPHIN,
     TERRAIN_LEFT,
     TILE_BACK,
     TILES_LEFT,
@@ -461,12 +461,8 @@ def squid_attack(S, st, rng, ctx, mem, W, opts, ev, snaps, seat, k, placed):
     removed, then ``seat`` removes exactly one explorer: from a land tile next to it or from an
     occupied boat in its hex. Logged as a ``squid`` event."""
     h = S[CR_HEX + SQUID * CR_SLOTS + k]
-    whale = -1
-    if S[HEX_NCR + WHALE * N_HEX + h] > 0:
-        for x in range(KIND_COUNT[WHALE]):
-            if S[CR_HEX + WHALE * CR_SLOTS + x] == h:
-                whale = x
-                break
+    whale = first_at(S, WHALE, h)
+    if whale >= 0:
         put_creature(S, WHALE, whale, CR_GONE)
     n = squid_victims(S, h, opts)
     victim = -1
@@ -680,14 +676,8 @@ def bonus_round(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
         k = ask(S, st, rng, ctx, mem, W, s, D_MOVE_PIECE, opts, n)
         if opts[k, 0] == MV_STOP:
             continue
-        n = explorer_moves(S, opts[k, 1], opts, 0)
-        m = 0                                 # X5.7 takes a dolphin along in step 2 only
-        for j in range(n):
-            if opts[j, 3] != SWIM_WITH_DOLPHIN:
-                for c in range(4):
-                    opts[m, c] = opts[j, c]
-                m += 1
-        k = ask(S, st, rng, ctx, mem, W, s, D_MOVE, opts, m)
+        n = explorer_moves(S, opts[k, 1], opts, 0, False)   # X5.7: no dolphin along here
+        k = ask(S, st, rng, ctx, mem, W, s, D_MOVE, opts, n)
         what, i, dest, boat = opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3]
         apply_move(S, s, what, i, dest, boat)
         settle(S, st, rng, ctx, mem, W, opts, s)
@@ -733,10 +723,7 @@ def move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, sl
             if kind == DOLPHIN:
                 resolve_hex(S, start)              # X5.6: its swimmer is eaten at once
             elif kind == WHALE and S[HEX_NCR + SQUID * N_HEX + dest] > 0:
-                for x in range(KIND_COUNT[SQUID]):     # X7.5, X7.8: the squid goes first
-                    if S[CR_HEX + SQUID * CR_SLOTS + x] == dest:
-                        put_creature(S, SQUID, x, CR_GONE)
-                        break
+                put_creature(S, SQUID, first_at(S, SQUID, dest), CR_GONE)   # X7.5, X7.8
     defender = -1
     if m > 0 and attack_pending(S, kind, dest):
         nseats = S[N_SEATS]

@@ -183,6 +183,24 @@ def unoccupied_sea(S, h):
 
 
 @hot
+def land_next_to(S, h):
+    """A land tile is next to hex ``h`` (B4.4, X7.1)."""
+    for i in range(N_NEIGHBOURS[h]):
+        if S[HEX_TERRAIN + NEIGHBOURS[h, i]] >= 0:
+            return True
+    return False
+
+
+@hot
+def first_at(S, kind, h):
+    """The lowest-numbered creature of ``kind`` in hex ``h`` (X7.4, X7.5), or -1."""
+    for k in range(KIND_COUNT[kind]):
+        if S[CR_HEX + kind * CR_SLOTS + k] == h:
+            return k
+    return -1
+
+
+@hot
 def land_explorers_next_to(S, h):
     """A land tile next to sea hex ``h`` holds explorers (X7.1, X7.3, X7.4)."""
     for i in range(N_NEIGHBOURS[h]):
@@ -269,12 +287,8 @@ def options_place_squid(S, opts):
     """X7.1 / R19: an unoccupied sea hex next to a land tile."""
     n = 0
     for h in range(N_HEX):
-        if not unoccupied_sea(S, h):
-            continue
-        for i in range(N_NEIGHBOURS[h]):
-            if S[HEX_TERRAIN + NEIGHBOURS[h, i]] >= 0:
-                n = _add(opts, n, h, -1, -1, -1)
-                break
+        if unoccupied_sea(S, h) and land_next_to(S, h):
+            n = _add(opts, n, h, -1, -1, -1)
     return n
 
 
@@ -639,13 +653,9 @@ def options_place_boat(S, opts):
     n = 0
     for j in range(COAST_HEXES.shape[0]):
         h = COAST_HEXES[j]
-        if not unoccupied_sea(S, h):
-            continue
-        for i in range(N_NEIGHBOURS[h]):
-            if S[HEX_TERRAIN + NEIGHBOURS[h, i]] >= 0:
-                opts[n, 0] = h
-                n += 1
-                break
+        if unoccupied_sea(S, h) and land_next_to(S, h):
+            opts[n, 0] = h
+            n += 1
     return n
 
 
@@ -659,10 +669,11 @@ def _add(opts, n, a, b, c, d):
 
 
 @hot
-def explorer_moves(S, e, opts, n):
+def explorer_moves(S, e, opts, n, with_dolphin):
     """Append the movement-point rows of explorer ``e`` (B6.2, B6.4, B6.5) from row ``n``:
     ``(1, e, dest, boat)`` with dest a hex or an isle code, or the boat's hex with ``boat`` >= 0;
-    ``boat`` = ``SWIM_WITH_DOLPHIN`` swims with the swimmer's dolphin (X5.7). Returns the new
+    ``boat`` = ``SWIM_WITH_DOLPHIN`` swims with the swimmer's dolphin (X5.7: offered with
+    ``with_dolphin``, i.e. in step 2, not for the Overpopulated bonus point). Returns the new
     row count. Written with few unpredictable branches: a row is always
     written and only counted when it is legal (this loop runs for every movement point)."""
     loc = S[EX_LOC + e]
@@ -691,7 +702,7 @@ def explorer_moves(S, e, opts, n):
                 x = NEIGHBOURS[h, i]
                 _add(opts, n, MV_EXPLORER, e, x, -1)
                 n += np.int64(S[HEX_TERRAIN + x] < 0)
-            if S[EX_PROT + e] >= 0:                # X5.7: the same swims, with its dolphin
+            if with_dolphin and S[EX_PROT + e] >= 0:   # X5.7: the same swims, with its dolphin
                 for i in range(N_NEIGHBOURS[h]):
                     x = NEIGHBOURS[h, i]
                     _add(opts, n, MV_EXPLORER, e, x, SWIM_WITH_DOLPHIN)
@@ -724,7 +735,7 @@ def move_rows(S, seat, opts, n):
     explorer's rows (R17), then each movable boat's. Returns the new row count."""
     n = _add(opts, n, MV_STOP, -1, -1, -1)
     for slot in range(SLOTS):
-        n = explorer_moves(S, seat * SLOTS + slot, opts, n)
+        n = explorer_moves(S, seat * SLOTS + slot, opts, n, True)
     for b in range(N_BOATS):
         n = boat_moves(S, seat, b, opts, n)
     return n
@@ -796,7 +807,7 @@ def piece_moves(S, seat, what, i, opts):
     """Second half of a movement point: the rows of ``options_move`` for one piece."""
     if what == MV_BOAT:
         return boat_moves(S, seat, i, opts, 0)
-    return explorer_moves(S, i, opts, 0)
+    return explorer_moves(S, i, opts, 0, True)
 
 
 @hot

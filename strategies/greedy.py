@@ -11,7 +11,15 @@ when a creature has moved, since creatures never move during step 2.
 Each decision kind has its own scoring loop, so the per-option work stays small enough for the
 compiler to inline (a strategy is called for every decision of millions of games).
 """
-from simulator.board import BALL, BALL_N, DIST_TO_ACCESS, HEX_DIST, N_HEX
+from simulator.board import (
+    BALL,
+    BALL_N,
+    DIST_TO_ACCESS,
+    HEX_DIST,
+    N_HEX,
+    N_NEIGHBOURS,
+    NEIGHBOURS,
+)
 from simulator.jit import hot
 from simulator.rng import randint
 from simulator.rules import (
@@ -23,6 +31,7 @@ from simulator.rules import (
     free_dolphin,
     piece_hex,
     tile_rows,
+    unoccupied_sea,
 )
 from simulator.state import (
     B_DOLPHIN,
@@ -32,6 +41,7 @@ from simulator.state import (
     BOAT_HEX,
     BOAT_N,
     BOAT_P,
+    CH_DIVE,
     CH_EQUAL,
     CHALLENGES,
     CR_HEX,
@@ -85,7 +95,6 @@ from simulator.state import (
     VIA_SWITCH,
     WHALE,
 )
-from simulator.board import NEIGHBOURS, N_NEIGHBOURS
 
 OTHER_VALUE = 2.8          # mean explorer value: other players' values are secret (R11)
 SAFE_POT = 100.0
@@ -413,7 +422,7 @@ def _score_tile(pub, mine, seat, mem, back, piece, dest, kind):
             return _squid_score(pub, mine, seat, dest, mem) - 10.0
         best = 0.0
         for h in range(N_HEX):
-            if pub[HEX_TERRAIN + h] < 0 and pub[HEX_BOAT + h] < 0 and pub[HEX_NSWIM + h] == 0:
+            if unoccupied_sea(pub, h):
                 v = _squid_score(pub, mine, seat, h, mem)
                 best = v if v > best else best
         return best - 10.0
@@ -573,18 +582,24 @@ def _whole_moves(pub, seat, opts, n):
         if opts[j, 0] == MV_BOAT:
             m = boat_moves(pub, seat, opts[j, 1], opts, m)
         else:
-            m = explorer_moves(pub, opts[j, 1], opts, m)
+            m = explorer_moves(pub, opts[j, 1], opts, m, True)
     return m
+
+
+@hot
+def _remember(pub, opts, kb, dest_kind, mem):
+    """Keep row ``kb`` for the destination decision ``dest_kind`` of this turn."""
+    mem[M_PLAN] = dest_kind
+    mem[M_PLAN_TURN] = pub[TURN]
+    for j in range(4):
+        mem[M_PLAN_ROW + j] = opts[kb, j]
 
 
 @hot
 def _plan(pub, opts, n, kb, dest_kind, mem):
     """Remember the whole move of row ``kb`` and return the piece row (among the first ``n``)
     it belongs to: the destination decision that follows takes the remembered row."""
-    mem[M_PLAN] = dest_kind
-    mem[M_PLAN_TURN] = pub[TURN]
-    for j in range(4):
-        mem[M_PLAN_ROW + j] = opts[kb, j]
+    _remember(pub, opts, kb, dest_kind, mem)
     for j in range(n):
         if opts[j, 0] == opts[kb, 0] and opts[j, 1] == opts[kb, 1]:
             return j
@@ -623,10 +638,7 @@ def _best_creature(pub, mine, seat, opts, n, rng, mem, work):
             best, won, ties = _tally(s, k, best, -1, ties, rng)
             if won == k:
                 pick = j
-                for c in range(4):
-                    mem[M_PLAN_ROW + c] = opts[k, c]
-    mem[M_PLAN] = D_CREATURE
-    mem[M_PLAN_TURN] = pub[TURN]
+                _remember(pub, opts, k, D_CREATURE, mem)
     return pick
 
 
@@ -652,8 +664,8 @@ def choose(pub, mine, seat, kind, opts, n, rng, mem, work):
     if kind == D_CREATURE or kind == D_CREATURE_PIECE or kind == D_PLAY_TILE \
             or kind == D_TILE_DEST:
         _list_exposed(pub, seat, mem)
-    if kind == D_CREATURE or kind == D_CREATURE_PIECE:
-        _list_own_land(pub, seat, mem)
+    if (kind == D_CREATURE or kind == D_CREATURE_PIECE) and pub[CHALLENGES] & CH_DIVE:
+        _list_own_land(pub, seat, mem)                 # empty boats move by the dive dice
     if pub[SQUID_ON] != 0 and (kind == D_CREATURE_PIECE or kind == D_CREATURE or kind == D_PLAY_TILE
                                or kind == D_TILE_DEST or kind == D_PLACE_SQUID):
         _land_victims(pub, mine, seat, mem)
