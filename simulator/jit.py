@@ -6,8 +6,19 @@ atomic increments and decrements (measured here: ~60 ns for a call with three ar
 against ~10 ns without), which dominated the game loop. The price: a ``hot`` function must not
 allocate arrays; the few entry points that do (``engine.run_games``, ``engine.replay_game``)
 use plain ``njit(cache=True)`` and hand scratch buffers down.
+
+The rules are many small functions that pass several arrays each, and numba flattens every
+array into about seven scalar arguments, so a call that is not inlined is dear. numba leaves
+LLVM's inlining threshold at its -O3 default (250); the core is compiled with 3000, which cut
+game time by about 15% (``greedy``) and 20% (``random``) here, for the same compile time and
+identical results. The option is process-wide: other numba code compiled in the same process
+inlines more too (harmless, and it is part of this file, so the cache key changes with it).
 """
+import llvmlite.binding as llvm
 from numba import njit
+
+INLINE_THRESHOLD = 3000
+llvm.set_option("survive-sim", f"-inline-threshold={INLINE_THRESHOLD}")
 
 
 def hot(fn):
