@@ -71,7 +71,6 @@ from simulator.state import (
     HEX_NCR,
     HEX_NSWIM,
     HEX_TERRAIN,
-    KIND_COUNT,
     L_BOAT,
     L_LAND,
     L_SAFE,
@@ -135,30 +134,42 @@ def _mark(mem, region, c, reach, centre, near):
 
 
 @hot
-def _danger_maps(pub, mem):
-    """Danger per hex from creatures one die move away (distance ignores land: a bound)."""
-    same = mem[M_STAMP] == 1.0
-    for i in range(5 * CR_SLOTS):
-        same = same & (mem[M_CR + i] == pub[CR_HEX + i])
-        mem[M_CR + i] = pub[CR_HEX + i]
-    if same:
+def _mark_piece(mem, i, c, sign):
+    """Add (``sign`` = 1) or take away (-1) the danger of creature slot ``i`` at hex ``c``."""
+    kind = i // CR_SLOTS
+    if c < 0 or kind > WHALE:
         return
-    mem[M_STAMP] = 1.0
-    for i in range(2 * N_HEX):
-        mem[M_SWIM + i] = 0.0
-    for k in range(KIND_COUNT[SERPENT]):
-        c = pub[CR_HEX + SERPENT * CR_SLOTS + k]
-        if c >= 0:
-            _mark(mem, M_SWIM, c, 1, 100.0, 12.0)
-            _mark(mem, M_BOAT, c, 1, 100.0, 12.0)
-    for k in range(KIND_COUNT[SHARK]):
-        c = pub[CR_HEX + SHARK * CR_SLOTS + k]
-        if c >= 0:
-            _mark(mem, M_SWIM, c, 2, 100.0, 12.0)
-    for k in range(KIND_COUNT[WHALE]):
-        c = pub[CR_HEX + WHALE * CR_SLOTS + k]
-        if c >= 0:
-            _mark(mem, M_BOAT, c, 3, 40.0, 6.0)
+    if kind == SERPENT:
+        _mark(mem, M_SWIM, c, 1, sign * 100.0, sign * 12.0)
+        _mark(mem, M_BOAT, c, 1, sign * 100.0, sign * 12.0)
+    elif kind == SHARK:
+        _mark(mem, M_SWIM, c, 2, sign * 100.0, sign * 12.0)
+    else:
+        _mark(mem, M_BOAT, c, 3, sign * 40.0, sign * 6.0)
+
+
+@hot
+def _danger_maps(pub, mem):
+    """Danger per hex from creatures one die move away (distance ignores land: a bound). Kept
+    up to date piece by piece: only a creature that moved since the last decision is taken
+    away and marked again (every danger is a whole number, so the sums are exact and equal
+    to marking all creatures afresh)."""
+    if mem[M_STAMP] != 1.0:
+        mem[M_STAMP] = 1.0
+        for i in range(2 * N_HEX):
+            mem[M_SWIM + i] = 0.0
+        for i in range(5 * CR_SLOTS):
+            c = pub[CR_HEX + i]
+            mem[M_CR + i] = c
+            _mark_piece(mem, i, c, 1.0)
+        return
+    for i in range(5 * CR_SLOTS):
+        c = pub[CR_HEX + i]
+        old = int(mem[M_CR + i])
+        if c != old:
+            _mark_piece(mem, i, old, -1.0)
+            _mark_piece(mem, i, c, 1.0)
+            mem[M_CR + i] = c
 
 
 @hot
