@@ -1,0 +1,40 @@
+"""greedy keeps per-seat caches between decisions to save work; each must equal what a fresh
+computation gives at every moment of real games (the tables are only as right as the caches)."""
+import numpy as np
+
+import simulator.engine as E
+from simulator.settings import Settings
+from simulator.simulate import settings_vector
+from simulator.state import PUB_SIZE, STATE_SIZE
+from strategies import greedy
+from strategies.dispatch import MEM_W
+
+MAPS = slice(greedy.M_SWIM, greedy.M_SWIM + 2 * greedy.N_HEX)
+
+
+def _snapshots(settings, seed, game):
+    ev = np.zeros((6000, E.EV_W), np.int32)
+    snaps = np.zeros((6000, STATE_SIZE), np.int32)
+    S = np.zeros(STATE_SIZE, np.int32)
+    n, err = E.replay_game(settings_vector(settings), np.int64(seed), np.int64(game), ev, snaps, S)
+    assert err == 0
+    return snaps[:n]
+
+
+def test_danger_maps_kept_up_to_date_equal_fresh_maps():
+    """The danger maps are updated only for creatures that moved since the last decision; after
+    every event of greedy games (whales, sharks and serpents arriving, moving, leaving the game;
+    with the dive dice and the squid too) they must equal maps made from scratch."""
+    checked = 0
+    for settings in (Settings(players=4, strategies=("greedy",)),
+                     Settings(players=6, strategies=("greedy",), dolphins=True, squid=True)):
+        for game in range(3):
+            kept = np.zeros(MEM_W, np.float64)
+            for snap in _snapshots(settings, 5, game):
+                pub = np.ascontiguousarray(snap[:PUB_SIZE])
+                greedy._danger_maps(pub, kept)
+                fresh = np.zeros(MEM_W, np.float64)
+                greedy._danger_maps(pub, fresh)
+                np.testing.assert_array_equal(kept[MAPS], fresh[MAPS])
+                checked += 1
+    assert checked > 1000
