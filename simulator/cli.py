@@ -143,7 +143,7 @@ def _compile_note(entry: str, quiet: bool) -> None:
     import simulator
     if not glob.glob(os.path.join(simulator.CACHE_DIR, "**", f"engine.{entry}-*.nbi"),
                      recursive=True):
-        click.echo(f"survive-sim: compiling the engine for these sources (1-2 minutes, once; "
+        click.echo(f"survive-sim: compiling the engine for these sources (a few minutes, once; "
                    f"cached in {simulator.CACHE_DIR})", err=True)
 
 

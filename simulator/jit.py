@@ -12,8 +12,9 @@ array into about seven scalar arguments, so a call that is not inlined is dear. 
 LLVM's inlining threshold at its -O3 default (250); the core is compiled with 3000, which cut
 game time by a few per cent here (about 6% for ``greedy``, 10% for ``random``: both builds
 loaded in one process, alternating, each order once; repeats ranged from 0% to 18%), for the
-same compile time and identical results. The option is process-wide: other numba code compiled in the same process
-inlines more too (harmless, and it is part of this file, so the cache key changes with it).
+same compile time and identical results. The option is process-wide: other numba code
+compiled in the same process inlines more too (harmless; it is set in this file, so the cache
+key changes with it).
 """
 import llvmlite.binding as llvm
 from numba import njit

@@ -5,8 +5,8 @@ movement points it still needs to get there (swimming hexes count triple: a swim
 hex a turn), less the danger from creatures that could reach it with one die move. Moves are
 chosen by the change in potential of the seat's own explorers, weighted by their values;
 sinking and creature moves are chosen to hurt opponents, the leader (most explorers rescued)
-most, and to spare our own. Danger maps are kept in the seat's ``mem`` row and recomputed only
-when a creature has moved, since creatures never move during step 2.
+most, and to spare our own. Danger maps are kept in the seat's ``mem`` row and updated only for
+the creatures that moved since its last decision (none move during step 2).
 
 Each decision kind has its own scoring loop, so the per-option work stays small enough for the
 compiler to inline (a strategy is called for every decision of millions of games).
@@ -120,8 +120,9 @@ M_NEAR = M_DECISION + 1           # per hex: decision * 16 + distance to our nea
 M_LEAD_DECISION = M_NEAR + N_HEX  # the decision M_LEAD was counted for
 M_LEAD = M_LEAD_DECISION + 1      # per seat: 1 + explorers rescued
 M_LANDV = M_LEAD + MAX_SEATS      # per hex: the best squid removal from the land tile there
-M_SINKV = M_LANDV + N_HEX         # (X7.4), counted once per decision when squid are in play
-M_END = M_SINKV + N_HEX           # per hex: what sinking the tile there is worth (step 3)
+                                  # (X7.4), counted once per decision when squid are in play
+M_SINKV = M_LANDV + N_HEX         # per hex: what sinking the tile there is worth (step 3)
+M_END = M_SINKV + N_HEX
 
 
 # ============================================================================ position features
