@@ -776,16 +776,17 @@ def options_move_pieces(S, seat, opts):
     """First half of a movement point: ``(0, -1, -1, -1)`` = stop, then ``(1, e, -1, -1)`` for
     each own explorer and ``(2, b, -1, -1)`` for each boat with at least one legal move."""
     n = _add(opts, 0, MV_STOP, -1, -1, -1)
-    for slot in range(SLOTS):
+    for slot in range(SLOTS):                      # rows written always, counted if movable
         e = seat * SLOTS + slot
         loc = S[EX_LOC + e]
-        if loc == L_LAND or loc == L_BOAT:         # always a neighbour / the water below
-            n = _add(opts, n, MV_EXPLORER, e, -1, -1)
-        elif loc == L_SEA and swimmer_can_move(S, e):
-            n = _add(opts, n, MV_EXPLORER, e, -1, -1)
+        ok = (loc == L_LAND) | (loc == L_BOAT)     # always a neighbour / the water below
+        if loc == L_SEA:
+            ok = swimmer_can_move(S, e)
+        _add(opts, n, MV_EXPLORER, e, -1, -1)
+        n += np.int64(ok)
     for b in range(N_BOATS):
-        if boat_can_move(S, seat, b):
-            n = _add(opts, n, MV_BOAT, b, -1, -1)
+        _add(opts, n, MV_BOAT, b, -1, -1)
+        n += np.int64(boat_can_move(S, seat, b))
     return n
 
 
@@ -1116,9 +1117,9 @@ def options_tile_dest(S, back, piece, kind, opts):
     """B3.8-B3.10 / R19 / X7.2: a move-creature tile sends its creature (of ``kind``) to any
     unoccupied sea hex."""
     n = 0
-    for h in range(N_HEX):
-        if unoccupied_sea(S, h):
-            n = _add(opts, n, back, piece, h, kind)
+    for h in range(N_HEX):                         # rows written always, counted if free
+        _add(opts, n, back, piece, h, kind)
+        n += np.int64(unoccupied_sea(S, h))
     return n
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import simulator.engine as E
 from simulator.settings import Settings
 from simulator.simulate import settings_vector
-from simulator.state import PUB_SIZE, STATE_SIZE
+from simulator.state import EX_AT, EX_LOC, L_SEA, MAX_EX, PRIV, PRIV_W, PUB_SIZE, STATE_SIZE
 from strategies import greedy
 from strategies.dispatch import MEM_W
 
@@ -38,3 +38,27 @@ def test_danger_maps_kept_up_to_date_equal_fresh_maps():
                 np.testing.assert_array_equal(kept[MAPS], fresh[MAPS])
                 checked += 1
     assert checked > 1000
+
+
+def test_swimmer_victims_table_equals_the_sum_over_each_hexs_swimmers():
+    """A serpent's or shark's attack on a hex is scored from a per-hex table made in one pass
+    over the explorers per creature decision; it must equal, for every hex and seat, the sum
+    over that hex's swimmers of what eating each is worth (``_value``), added in explorer
+    order -- the per-option loop it replaced."""
+    settings = Settings(players=6, strategies=("greedy",), dolphins=True)
+    checked = 0
+    for snap in _snapshots(settings, 5, 0)[::7]:
+        pub = np.ascontiguousarray(snap[:PUB_SIZE])
+        for seat in (0, 3):
+            mine = np.ascontiguousarray(snap[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W])
+            mem = np.zeros(MEM_W, np.float64)
+            greedy._swim_victims(pub, mine, np.int64(seat), mem)
+            want = np.zeros(greedy.N_HEX)
+            for e in range(MAX_EX):
+                if pub[EX_LOC + e] == L_SEA:
+                    want[pub[EX_AT + e]] -= 10.0 * greedy._value(pub, mine, np.int64(seat),
+                                                                 np.int64(e), mem)
+                    checked += 1
+            np.testing.assert_array_equal(mem[greedy.M_SWIMV:greedy.M_SWIMV + greedy.N_HEX],
+                                          want)
+    assert checked > 100
