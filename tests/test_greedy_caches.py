@@ -46,12 +46,13 @@ def test_swimmer_victims_table_equals_the_sum_over_each_hexs_swimmers():
     over that hex's swimmers of what eating each is worth (``_value``), added in explorer
     order -- the per-option loop it replaced."""
     settings = Settings(players=6, strategies=("greedy",), dolphins=True)
-    checked = 0
+    checked = gains = 0
     for snap in _snapshots(settings, 5, 0)[::7]:
         pub = np.ascontiguousarray(snap[:PUB_SIZE])
         for seat in (0, 3):
             mine = np.ascontiguousarray(snap[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W])
             mem = np.zeros(MEM_W, np.float64)
+            mem[greedy.M_DECISION] = 1.0          # as in a decision: the leaders get counted
             greedy._swim_victims(pub, mine, np.int64(seat), mem)
             want = np.zeros(greedy.N_HEX)
             for e in range(MAX_EX):
@@ -61,4 +62,5 @@ def test_swimmer_victims_table_equals_the_sum_over_each_hexs_swimmers():
                     checked += 1
             np.testing.assert_array_equal(mem[greedy.M_SWIMV:greedy.M_SWIMV + greedy.N_HEX],
                                           want)
-    assert checked > 100
+            gains += int((want > 0).sum())            # opponents' swimmers: eating them helps
+    assert checked > 100 and gains > 0
