@@ -296,22 +296,23 @@ def _threat_change(pub, seat, kind, start, dest, mem):
 
 
 @hot
-def _swim_victims(pub, mine, seat, mem):
-    """Note per hex what eating its swimmers is worth (``_victims``), once per creature
-    decision: one pass over the explorers instead of one per option (the same sums, added in
-    the same order)."""
+def _hex_losses(pub, mine, seat, loc, weight, region, mem):
+    """Per hex, what losing the explorers standing there at ``loc`` is worth to ``seat``
+    (``-weight`` times each one's ``_value``: ours a loss, the leader's a gain), into
+    ``mem[region:region + N_HEX]``. One pass over the explorers per decision instead of one per
+    option scored: the same sums, added in the same (explorer) order."""
     for h in range(N_HEX):
-        mem[M_SWIMV + h] = 0.0
+        mem[region + h] = 0.0
     for e in range(MAX_EX):
-        if pub[EX_LOC + e] == L_SEA:
+        if pub[EX_LOC + e] == loc:
             h = pub[EX_AT + e]
-            mem[M_SWIMV + h] -= 10.0 * _value(pub, mine, seat, e, mem)
+            mem[region + h] -= weight * _value(pub, mine, seat, e, mem)
 
 
 @hot
 def _victims(pub, mine, seat, kind, h, mem):
     """Score for ``seat`` of a creature of ``kind`` attacking hex ``h`` (positive = good); the
-    swimmers' part comes from ``_swim_victims``."""
+    swimmers' part comes from the ``M_SWIMV`` table (``_hex_losses``)."""
     score = 0.0
     if kind == SHARK or kind == SERPENT:
         score = mem[M_SWIMV + h]
@@ -426,19 +427,6 @@ def _score_place_boat(pub, mine, seat, h):
         if pub[EX_LOC + e] == L_LAND and HEX_DIST[h, pub[EX_AT + e]] == 1:
             s += _own(pub, mine, e % SLOTS)
     return s
-
-
-@hot
-def _sink_scores(pub, mine, seat, opts, n, mem):
-    """What sinking each tile offered is worth: the explorers standing on it, ours a loss and
-    the leader's a gain. One pass over the explorers per decision instead of one per tile (the
-    same sums, added in the same order)."""
-    for k in range(n):
-        mem[M_SINKV + opts[k, 0]] = 0.0
-    for e in range(MAX_EX):
-        if pub[EX_LOC + e] == L_LAND:
-            h = pub[EX_AT + e]
-            mem[M_SINKV + h] -= 8.0 * _value(pub, mine, seat, e, mem)
 
 
 @hot
@@ -694,7 +682,7 @@ def choose(pub, mine, seat, kind, opts, n, rng, mem, work):
             or kind == D_TILE_DEST:
         _list_exposed(pub, seat, mem)
     if kind == D_CREATURE or kind == D_CREATURE_PIECE:
-        _swim_victims(pub, mine, seat, mem)
+        _hex_losses(pub, mine, seat, L_SEA, 10.0, M_SWIMV, mem)    # eaten by a creature
         if pub[CHALLENGES] & CH_DIVE:
             _list_own_land(pub, seat, mem)             # empty boats move by the dive dice
     if pub[SQUID_ON] != 0 and (kind == D_CREATURE_PIECE or kind == D_CREATURE or kind == D_PLAY_TILE
@@ -707,7 +695,7 @@ def choose(pub, mine, seat, kind, opts, n, rng, mem, work):
     if kind == D_CREATURE_PIECE:
         return _best_creature(pub, mine, seat, opts, n, rng, mem, work)
     if kind == D_SINK:
-        _sink_scores(pub, mine, seat, opts, n, mem)
+        _hex_losses(pub, mine, seat, L_LAND, 8.0, M_SINKV, mem)    # the tile sinks under them
     if kind == D_PLAY_TILE:
         m = tile_rows(pub, work, seat, mine, opts, n)
         k = _best(pub, mine, seat, D_PLAY_TILE, opts, n, m, rng, mem)

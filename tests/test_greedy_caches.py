@@ -53,7 +53,8 @@ def test_swimmer_victims_table_equals_the_sum_over_each_hexs_swimmers():
             mine = np.ascontiguousarray(snap[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W])
             mem = np.zeros(MEM_W, np.float64)
             mem[greedy.M_DECISION] = 1.0          # as in a decision: the leaders get counted
-            greedy._swim_victims(pub, mine, np.int64(seat), mem)
+            greedy._hex_losses(pub, mine, np.int64(seat), np.int64(L_SEA), 10.0,
+                               np.int64(greedy.M_SWIMV), mem)
             want = np.zeros(greedy.N_HEX)
             for e in range(MAX_EX):
                 if pub[EX_LOC + e] == L_SEA:
