@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 # test files that never import the compiled engine
-ENGINE_FREE = {"test_referee_unit.py", "test_summary.py"}
+ENGINE_FREE = {"test_referee_unit.py", "test_summary.py", "test_no_negative_index.py"}
 
 
 @pytest.fixture(scope="session", autouse=True)
