@@ -27,6 +27,8 @@ without the wrap: a negative index there is a bug, as it is without the wrap. Th
 negative indices), and with ``NUMBA_BOUNDSCHECK=1`` any negative index raises ``IndexError``.
 Other numba code in the process keeps numba's behaviour.
 """
+import inspect
+
 import llvmlite.binding as llvm
 import numba.np.arrayobj as _arrayobj
 from numba import njit
@@ -37,7 +39,7 @@ llvm.set_option("survive-sim", f"-inline-threshold={INLINE_THRESHOLD}")
 
 _PACKAGES = ("simulator", "strategies")
 _OURS = tuple(f"_ZN{len(p)}{p}" for p in _PACKAGES)        # numba's (Itanium) mangled names
-_wrapping_index = _arrayobj.fix_integer_index
+_wrapping_index = getattr(_arrayobj, "fix_integer_index", None)
 
 
 def _index_without_wraparound(context, builder, idxty, idx, size):
@@ -47,7 +49,9 @@ def _index_without_wraparound(context, builder, idxty, idx, size):
     return _wrapping_index(context, builder, idxty, idx, size)
 
 
-_arrayobj.fix_integer_index = _index_without_wraparound
+if _wrapping_index is not None and list(inspect.signature(_wrapping_index).parameters) == [
+        "context", "builder", "idxty", "idx", "size"]:   # a numba that lowers indices otherwise
+    _arrayobj.fix_integer_index = _index_without_wraparound   # keeps its wrap: slower, correct
 
 
 def hot(fn):

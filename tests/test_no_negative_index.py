@@ -34,3 +34,18 @@ def test_the_audit_catches_a_negative_index():
             a[bad]
     with pytest.raises(IndexError):
         a[0][-1] = 7
+
+
+def test_other_numba_code_keeps_negative_indices():
+    """Only the core's own functions lose the wrap: numba code compiled elsewhere in the same
+    process (a user's, a test's) still reads ``x[-1]`` as the last element."""
+    import numpy as np
+    from numba import njit
+
+    import simulator.jit  # noqa: F401  (installs the core's indexing rule)
+
+    @njit
+    def last(x, i):
+        return x[i]
+
+    assert last(np.arange(5), -1) == 4 and last(np.arange(5), -2) == 3
