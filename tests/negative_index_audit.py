@@ -3,7 +3,12 @@ core replaced by one that refuses negative indices.
 
 Compiled, the core indexes its arrays without numba's negative-index wrap (``simulator/jit.py``),
 so a negative index there would read or write outside the array instead of at its end. Here
-such an index raises ``IndexError`` at the line that made it. Exit code 0: none was made."""
+such an index raises ``IndexError`` at the line that made it, and, the arrays being bounded
+numpy views, so does any read past a strategy's view of the state (R11). Exit code 0: neither
+happened. Tests run it once per session through ``played_in_plain_python``."""
+import functools
+import os
+import subprocess
 import sys
 
 import numpy as np
@@ -55,6 +60,14 @@ def main(games: int) -> None:
                             squid_only="o" in extra)
         rows = np.asarray(run_records(settings, 5, 0, games))
         assert (rows[:, 2] > 0).all()                                 # every game ended
+
+
+@functools.cache
+def played_in_plain_python(games: int = 2) -> subprocess.CompletedProcess:
+    """Run this audit in a subprocess without the compiler (once per test session)."""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    return subprocess.run([sys.executable, "-W", "ignore", __file__, str(games)], check=False,
+                          env=env, capture_output=True, text=True, timeout=600)
 
 
 if __name__ == "__main__":
