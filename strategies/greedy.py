@@ -12,6 +12,7 @@ Each decision kind has its own scoring loop, so the per-option work stays small 
 compiler to inline (a strategy is called for every decision of millions of games).
 """
 from simulator.board import (
+    ACCESS_ISLE,
     BALL,
     BALL_N,
     DIST_TO_ACCESS,
@@ -67,6 +68,7 @@ from simulator.state import (
     EX_AT,
     EX_LOC,
     EX_SEAT,
+    EX_SWAM,
     HEX_BOAT,
     HEX_NCR,
     HEX_NSWIM,
@@ -529,78 +531,145 @@ def _best(pub, mine, seat, kind, opts, lo, hi, rng, mem):
 
 
 @hot
-def _best_move(pub, mine, seat, opts, lo, hi, rng, mem):
-    """``_best`` for movement points (most of greedy's work): rows come grouped by piece, so
-    what the piece is worth and its potential where it stands are kept in locals while its
-    rows are scored. Scores and tie draws are those of ``_score_move`` in ``_best``."""
-    best = -1e18
-    pick = lo
-    ties = 0
-    key = -1
-    worth = 0.0
-    here = 0.0
-    for k in range(lo, hi):
-        what = opts[k, 0]
-        i = opts[k, 1]
-        dest = opts[k, 2]
-        if what == MV_STOP:
-            s = 0.0
-        elif what == MV_BOAT and pub[BOAT_N + i] == 0:
-            if mem[M_N_OWN] == 0:
-                s = -0.5
-            else:
-                if key != 200 + i:
-                    key = 200 + i
-                    here = _near_own_land(mem, pub[BOAT_HEX + i])
-                s = 2.0 * (here - _near_own_land(mem, dest)) - 0.5
-        elif what == MV_BOAT:
-            if key != 200 + i:
-                key = 200 + i
-                worth = 0.0
-                for j in range(pub[BOAT_N + i]):
-                    worth += _value(pub, mine, seat, pub[BOAT_P + 3 * i + j], mem)
-                here = _pot(pub, mem, L_BOAT, pub[BOAT_HEX + i])
-            s = worth * (_pot(pub, mem, L_BOAT, dest) - here)
-        else:                                        # our own explorer (R17)
-            if key != 100 + i:
-                key = 100 + i
-                loc = pub[EX_LOC + i]
-                at = pub[EX_AT + i]
-                worth = _own(pub, mine, i % SLOTS)
-                here = _pot(pub, mem, loc, pub[BOAT_HEX + at] if loc == L_BOAT else at)
-                if loc == L_SEA and pub[EX_PROT + i] >= 0:      # X5.5: no serpent or shark
-                    here += mem[M_SWIM + at]
-            if dest >= N_HEX:
-                new = SAFE_POT
-            elif opts[k, 3] >= 0:
-                new = _pot(pub, mem, L_BOAT, dest)
-            elif pub[HEX_TERRAIN + dest] >= 0:
-                new = _pot(pub, mem, L_LAND, dest)
-            else:
-                new = _pot(pub, mem, L_SEA, dest)
-                if opts[k, 3] == SWIM_WITH_DOLPHIN or (pub[HEX_NCR + DOLPHIN * N_HEX + dest] > 0
-                                                      and free_dolphin(pub, dest) >= 0):
-                    new += mem[M_SWIM + dest]
-            s = worth * (new - here)
-        best, pick, ties = _tally(s, k, best, pick, ties, rng)
-    return pick
+def _explorer_here(pub, mine, e, mem):
+    """What our explorer ``e`` is worth and its potential where it stands (a swimmer with a
+    dolphin, X5.5, fears no serpent or shark)."""
+    loc = pub[EX_LOC + e]
+    at = pub[EX_AT + e]
+    here = _pot(pub, mem, loc, pub[BOAT_HEX + at] if loc == L_BOAT else at)
+    if loc == L_SEA and pub[EX_PROT + e] >= 0:
+        here += mem[M_SWIM + at]
+    return _own(pub, mine, e % SLOTS), here
 
 
 @hot
-def _whole_moves(pub, seat, opts, n):
-    """Every movement point, listed after the ``n`` piece rows (stop first): the rows and
-    order of ``rules.move_rows``, built from the pieces the engine found movable."""
-    m = n + 1
+def _explorer_reach(pub, e):
+    """The highest potential one movement point can give explorer ``e`` with danger left out
+    (danger only lowers a potential; a dolphin at most gives it back). A neighbour is at most
+    one hex nearer an access hex; the neighbours are read for an explorer on land or in a
+    boat."""
+    loc = pub[EX_LOC + e]
+    at = pub[EX_AT + e]
+    if loc == L_LAND:                     # a neighbouring boat with room, land or sea
+        top = -1e18
+        for j in range(N_NEIGHBOURS[at]):
+            x = NEIGHBOURS[at, j]
+            b = pub[HEX_BOAT + x]
+            d = DIST_TO_ACCESS[x]
+            if b >= 0 and pub[BOAT_N + b] < 3:
+                v = SAFE_POT - 10.0 * (d + 1)
+            elif pub[HEX_TERRAIN + x] >= 0:
+                v = SAFE_POT - 10.0 * (d + 2) - 6.0 + 2.0 * pub[HEX_TERRAIN + x]
+            else:
+                v = SAFE_POT - 10.0 * (3 * d + 1)
+            top = v if v > top else top
+        return top
+    if loc == L_BOAT:                     # an isle, a neighbouring boat with room, the sea
+        hb = pub[BOAT_HEX + at]
+        if ACCESS_ISLE[hb] >= 0:
+            return SAFE_POT
+        top = SAFE_POT - 10.0 * (3 * DIST_TO_ACCESS[hb] + 1)
+        for j in range(N_NEIGHBOURS[hb]):
+            x = NEIGHBOURS[hb, j]
+            b = pub[HEX_BOAT + x]
+            if b >= 0 and pub[BOAT_N + b] < 3:
+                v = SAFE_POT - 10.0 * (DIST_TO_ACCESS[x] + 1)
+                top = v if v > top else top
+        return top
+    d = DIST_TO_ACCESS[at]
+    if pub[EX_SWAM + e] != 0:             # a swimmer that swam: only the boat here
+        return SAFE_POT - 10.0 * (d + 1)
+    if ACCESS_ISLE[at] >= 0:              # ... else also an isle or a sea hex
+        return SAFE_POT
+    return SAFE_POT - 10.0 * (min(3 * max(d - 1, 0), d) + 1)
+
+
+@hot
+def _boat_here(pub, mine, seat, b, mem):
+    """What moving boat ``b`` a hex is scored against: its passengers' worth and their
+    potential where it stands, and an upper bound on the score of any of its moves (a
+    neighbour is at most one hex nearer an access hex, or our nearest explorer on land for an
+    empty boat; no bound for a boat of other players' explorers, whose worth is negative)."""
+    h = pub[BOAT_HEX + b]
+    worth = 0.0
+    if pub[BOAT_N + b] == 0:             # an empty boat drifts towards our explorers on land
+        return worth, 0.0, (1.5 if mem[M_N_OWN] != 0 else -0.5)
+    for j in range(pub[BOAT_N + b]):
+        worth += _value(pub, mine, seat, pub[BOAT_P + 3 * b + j], mem)
+    here = _pot(pub, mem, L_BOAT, h)
+    if worth < 0.0:
+        return worth, here, 1e18
+    return worth, here, worth * (SAFE_POT - 10.0 * (max(DIST_TO_ACCESS[h] - 1, 0) + 1) - here)
+
+
+@hot
+def _boat_gain(pub, mem, b, worth, here, dest):
+    """Score of moving boat ``b`` (``_boat_here`` gave ``worth`` and ``here``) to ``dest``."""
+    if pub[BOAT_N + b] > 0:
+        return worth * (_pot(pub, mem, L_BOAT, dest) - here)
+    if mem[M_N_OWN] != 0:
+        return 2.0 * (_near_own_land(mem, pub[BOAT_HEX + b]) - _near_own_land(mem, dest)) - 0.5
+    return -0.5
+
+
+@hot
+def _explorer_gain(pub, mem, worth, here, dest, via):
+    """Score of moving our explorer (worth ``worth``, potential ``here``) to ``dest``."""
+    if dest >= N_HEX:
+        new = SAFE_POT
+    elif via >= 0:
+        new = _pot(pub, mem, L_BOAT, dest)
+    elif pub[HEX_TERRAIN + dest] >= 0:
+        new = _pot(pub, mem, L_LAND, dest)
+    else:
+        new = _pot(pub, mem, L_SEA, dest)
+        if via == SWIM_WITH_DOLPHIN or (pub[HEX_NCR + DOLPHIN * N_HEX + dest] > 0
+                                        and free_dolphin(pub, dest) >= 0):
+            new += mem[M_SWIM + dest]
+    return worth * (new - here)
+
+
+@hot
+def _best_whole_move(pub, mine, seat, opts, n, rng, mem):
+    """A movement point decided whole (most of greedy's work): each piece row ``opts[1:n]``
+    has its moves listed past the piece rows in turn and scored, and the best move is
+    remembered for the destination decision; returns the piece row. A piece is skipped when
+    an upper bound on its scores falls short of the best so far by more than the tie margin:
+    none of its rows could have won or drawn a tie, so the choice and the noise stream are
+    those of scoring every row (rows are visited in the order of ``rules.move_rows``)."""
+    best = 0.0                                       # stop, the first row, scores 0
+    pick = 0
+    ties = 1
     opts[n, 0] = MV_STOP
     opts[n, 1] = -1
     opts[n, 2] = -1
     opts[n, 3] = -1
+    _remember(pub, opts, n, D_MOVE, mem)
     for j in range(1, n):
+        i = opts[j, 1]
         if opts[j, 0] == MV_BOAT:
-            m = boat_moves(pub, seat, opts[j, 1], opts, m)
-        else:
-            m = explorer_moves(pub, opts[j, 1], opts, m, True)
-    return m
+            worth, here, top = _boat_here(pub, mine, seat, i, mem)
+            if top < best - 1e-9:
+                continue
+            m = boat_moves(pub, seat, i, opts, n)
+            for k in range(n, m):
+                s = _boat_gain(pub, mem, i, worth, here, opts[k, 2])
+                best, won, ties = _tally(s, k, best, -1, ties, rng)
+                if won == k:
+                    pick = j
+                    _remember(pub, opts, k, D_MOVE, mem)
+        else:                                        # our own explorer (R17)
+            worth, here = _explorer_here(pub, mine, i, mem)
+            if worth * (_explorer_reach(pub, i) - here) < best - 1e-9:
+                continue
+            m = explorer_moves(pub, i, opts, n, True)
+            for k in range(n, m):
+                s = _explorer_gain(pub, mem, worth, here, opts[k, 2], opts[k, 3])
+                best, won, ties = _tally(s, k, best, -1, ties, rng)
+                if won == k:
+                    pick = j
+                    _remember(pub, opts, k, D_MOVE, mem)
+    return pick
 
 
 @hot
@@ -642,7 +711,8 @@ def _best_creature(pub, mine, seat, opts, n, rng, mem, work):
     """The die move decided whole at its first half: each listed piece's moves are listed
     past the piece rows in turn (a dive-dice D offers every unoccupied hex to each of up to 37
     pieces, more than the option table holds at once), scored, and the best row remembered
-    for the destination decision (as ``_plan`` does)."""
+    for the destination decision (as ``_plan`` does). A serpent, shark or whale is scored
+    as ``_score`` does, with the threat where it stands counted once per piece."""
     best = -1e18
     pick = 0
     ties = 0
@@ -650,8 +720,17 @@ def _best_creature(pub, mine, seat, opts, n, rng, mem, work):
         a = opts[j, 0]
         must = pub[MUST_MOVE] != 0 and creature_can_move(pub, a, opts[j, 1])
         m = creature_moves(pub, work, a, opts[j, 1], die_reach(pub, a), must, opts, n)
+        start = piece_hex(pub, a, opts[j, 1])
+        threat = _threat_to_own(mem, a, start) if a <= WHALE and start >= 0 else 0.0
         for k in range(n, m):
-            s = _score(pub, mine, seat, D_CREATURE, opts, k, mem)
+            c = opts[k, 2]
+            if a > WHALE:                            # dolphin, squid, empty boat
+                s = _score(pub, mine, seat, D_CREATURE, opts, k, mem)
+            elif c == start:
+                s = 0.0
+            else:                                    # _score's sum, the start's threat kept
+                change = 0.0 if threat == 0.0 else threat - _threat_to_own(mem, a, c)
+                s = _victims(pub, mine, seat, a, c, mem) + 3.0 * change
             best, won, ties = _tally(s, k, best, -1, ties, rng)
             if won == k:
                 pick = j
@@ -689,9 +768,7 @@ def choose(pub, mine, seat, kind, opts, n, rng, mem, work):
                                or kind == D_TILE_DEST or kind == D_PLACE_SQUID):
         _land_victims(pub, mine, seat, mem)
     if kind == D_MOVE_PIECE:
-        m = _whole_moves(pub, seat, opts, n)
-        k = _best_move(pub, mine, seat, opts, n, m, rng, mem)
-        return _plan(pub, opts, n, k, D_MOVE, mem)
+        return _best_whole_move(pub, mine, seat, opts, n, rng, mem)
     if kind == D_CREATURE_PIECE:
         return _best_creature(pub, mine, seat, opts, n, rng, mem, work)
     if kind == D_SINK:
