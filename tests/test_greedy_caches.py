@@ -85,20 +85,13 @@ def test_swimmer_victims_table_equals_the_sum_over_each_hexs_swimmers():
     assert checked > 100 and gains > 0
 
 
-def test_move_bounds_never_fall_below_a_rows_score():
-    """A movement point skips a piece whose upper bound on its scores falls short of the best
-    so far (``greedy._best_whole_move``). That leaves the choice and the tie draws unchanged
-    only if no move of the piece ever scores above its bound: checked for every move of every
-    piece of every seat after every event of greedy games -- swimmers, passengers, explorers on
-    land, empty boats and boats with passengers, with dolphins protecting swimmers (X5.5) and
-    the squid in play."""
+def _movement_points(cases, seed, game, step):
+    """greedy's inputs to a movement-point decision ``(pub, mine, seat, mem, opts, n)`` for
+    every seat after every ``step``-th event of greedy games: its per-decision tables made as
+    ``choose`` makes them, and the engine's movable pieces in ``opts[:n]``."""
     opts = np.zeros((MAX_OPTS, OPT_W), np.int32)
-    rows = np.zeros((MAX_OPTS, OPT_W), np.int32)
-    checked = 0
-    skippable = set()
-    for settings in (Settings(players=4, strategies=("greedy",)),
-                     Settings(players=6, strategies=("greedy",), dolphins=True, squid=True)):
-        for snap in _snapshots(settings, 5, 1)[::3]:
+    for settings in cases:
+        for snap in _snapshots(settings, seed, game)[::step]:
             pub = np.ascontiguousarray(snap[:PUB_SIZE])
             for seat in range(settings.seats):
                 mine = np.ascontiguousarray(snap[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W])
@@ -106,26 +99,41 @@ def test_move_bounds_never_fall_below_a_rows_score():
                 mem[greedy.M_DECISION] = 1.0
                 greedy._danger_maps(pub, mem)
                 greedy._list_own_land(pub, seat, mem)
-                n = options_move_pieces(pub, seat, opts)
-                for j in range(1, n):
-                    i = int(opts[j, 1])
-                    if opts[j, 0] == MV_BOAT:
-                        worth, here, top = greedy._boat_here(pub, mine, seat, i, mem)
-                        m = boat_moves(pub, seat, i, rows, 0)
-                        scores = [greedy._boat_gain(pub, mem, i, worth, here, rows[k, 2])
-                                  for k in range(m)]
-                        kind = "boat" if pub[BOAT_N + i] else "empty boat"
-                    else:
-                        worth, here = greedy._explorer_here(pub, mine, i, mem)
-                        top = worth * (greedy._explorer_reach(pub, i) - here)
-                        m = explorer_moves(pub, i, rows, 0, True)
-                        scores = [greedy._explorer_gain(pub, mem, worth, here, rows[k, 2],
-                                                        rows[k, 3]) for k in range(m)]
-                        kind = int(pub[EX_LOC + i])
-                    assert max(scores) <= top, (kind, scores, top)
-                    if top < 1e17:
-                        skippable.add(kind)
-                    checked += 1
+                yield pub, mine, seat, mem, opts, options_move_pieces(pub, seat, opts)
+
+
+def test_move_bounds_never_fall_below_a_rows_score():
+    """A movement point skips a piece whose upper bound on its scores falls short of the best
+    so far (``greedy._best_whole_move``). That leaves the choice and the tie draws unchanged
+    only if no move of the piece ever scores above its bound: checked for every move of every
+    piece of every seat after every event of greedy games -- swimmers, passengers, explorers on
+    land, empty boats and boats with passengers, with dolphins protecting swimmers (X5.5) and
+    the squid in play."""
+    rows = np.zeros((MAX_OPTS, OPT_W), np.int32)
+    checked = 0
+    skippable = set()
+    cases = (Settings(players=4, strategies=("greedy",)),
+             Settings(players=6, strategies=("greedy",), dolphins=True, squid=True))
+    for pub, mine, seat, mem, opts, n in _movement_points(cases, 5, 1, 3):
+        for j in range(1, n):
+            i = int(opts[j, 1])
+            if opts[j, 0] == MV_BOAT:
+                worth, here, top = greedy._boat_here(pub, mine, seat, i, mem)
+                m = boat_moves(pub, seat, i, rows, 0)
+                scores = [greedy._boat_gain(pub, mem, i, worth, here, rows[k, 2])
+                          for k in range(m)]
+                kind = "boat" if pub[BOAT_N + i] else "empty boat"
+            else:
+                worth, here = greedy._explorer_here(pub, mine, i, mem)
+                top = worth * (greedy._explorer_reach(pub, i) - here)
+                m = explorer_moves(pub, i, rows, 0, True)
+                scores = [greedy._explorer_gain(pub, mem, worth, here, rows[k, 2],
+                                                rows[k, 3]) for k in range(m)]
+                kind = int(pub[EX_LOC + i])
+            assert max(scores) <= top, (kind, scores, top)
+            if top < 1e17:
+                skippable.add(kind)
+            checked += 1
     assert checked > 2000
     assert skippable == {"boat", "empty boat", L_LAND, L_SEA, L_BOAT}
 
@@ -135,40 +143,31 @@ def test_skipping_pieces_changes_neither_the_move_nor_the_tie_draws():
     ``rules.move_rows`` in order with the same scores and the same tie rule: the same move is
     kept for the destination decision and the seat's noise stream ends in the same state,
     for every seat after every event of greedy games."""
-    opts = np.zeros((MAX_OPTS, OPT_W), np.int32)
     rows = np.zeros((MAX_OPTS, OPT_W), np.int32)
     plan = slice(greedy.M_PLAN_ROW, greedy.M_PLAN_ROW + 4)
     decisions = drew = 0
-    for settings in (Settings(players=4, strategies=("greedy",)),
-                     Settings(players=6, strategies=("greedy",), dolphins=True)):
-        for snap in _snapshots(settings, 3, 2)[::4]:
-            pub = np.ascontiguousarray(snap[:PUB_SIZE])
-            for seat in range(settings.seats):
-                mine = np.ascontiguousarray(snap[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W])
-                mem = np.zeros(MEM_W, np.float64)
-                mem[greedy.M_DECISION] = 1.0
-                greedy._danger_maps(pub, mem)
-                greedy._list_own_land(pub, seat, mem)
-                start = np.uint64(1000 * decisions + 7)
-                rng = np.array([start], np.uint64)
-                n = options_move_pieces(pub, seat, opts)
-                piece = greedy._best_whole_move(pub, mine, seat, opts, n, rng, mem)
-                every = np.array([start], np.uint64)
-                best, chosen, ties = -1e18, 0, 0
-                for k in range(move_rows(pub, seat, rows, 0)):
-                    what, i = int(rows[k, 0]), int(rows[k, 1])
-                    if what == MV_STOP:
-                        s = 0.0
-                    elif what == MV_BOAT:
-                        worth, here, _ = greedy._boat_here(pub, mine, seat, i, mem)
-                        s = greedy._boat_gain(pub, mem, i, worth, here, rows[k, 2])
-                    else:
-                        worth, here = greedy._explorer_here(pub, mine, i, mem)
-                        s = greedy._explorer_gain(pub, mem, worth, here, rows[k, 2], rows[k, 3])
-                    best, chosen, ties = greedy._tally(s, k, best, chosen, ties, every)
-                assert tuple(mem[plan]) == tuple(rows[chosen])
-                assert tuple(opts[piece, :2]) == tuple(rows[chosen, :2])
-                assert rng[0] == every[0]
-                decisions += 1
-                drew += int(every[0] != start)
+    cases = (Settings(players=4, strategies=("greedy",)),
+             Settings(players=6, strategies=("greedy",), dolphins=True))
+    for pub, mine, seat, mem, opts, n in _movement_points(cases, 3, 2, 4):
+        start = np.uint64(1000 * decisions + 7)
+        rng = np.array([start], np.uint64)
+        piece = greedy._best_whole_move(pub, mine, seat, opts, n, rng, mem)
+        every = np.array([start], np.uint64)
+        best, chosen, ties = -1e18, 0, 0
+        for k in range(move_rows(pub, seat, rows, 0)):
+            what, i = int(rows[k, 0]), int(rows[k, 1])
+            if what == MV_STOP:
+                s = 0.0
+            elif what == MV_BOAT:
+                worth, here, _ = greedy._boat_here(pub, mine, seat, i, mem)
+                s = greedy._boat_gain(pub, mem, i, worth, here, rows[k, 2])
+            else:
+                worth, here = greedy._explorer_here(pub, mine, i, mem)
+                s = greedy._explorer_gain(pub, mem, worth, here, rows[k, 2], rows[k, 3])
+            best, chosen, ties = greedy._tally(s, k, best, chosen, ties, every)
+        assert tuple(mem[plan]) == tuple(rows[chosen])
+        assert tuple(opts[piece, :2]) == tuple(rows[chosen, :2])
+        assert rng[0] == every[0]
+        decisions += 1
+        drew += int(every[0] != start)
     assert decisions > 500 and drew > 100
