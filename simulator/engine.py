@@ -30,7 +30,6 @@ from .rules import (
     defence_back,
     die_reach,
     face_kinds,
-    first_at,
     free_dolphin,
     kill,
     may_defend,
@@ -50,8 +49,7 @@ from .rules import (
     options_pick_explorer,
     options_place_boat,
     options_bonus_pieces,
-    options_place_explorer,
-    options_place_stacked,
+    options_placement,
     options_tile_pieces,
     options_tile_reach,
     options_sink,
@@ -60,6 +58,7 @@ from .rules import (
     place_explorer,
     put_boat,
     put_creature,
+    remove_all_at,
     reach,
     reset_work,
     resolve_hex,
@@ -88,7 +87,6 @@ from .state import (
     BOATS_ALLOC,
     BONUS_MOVES,
     CH_ATLANTIS_GONE,
-    CH_DENSE,
     CH_DIVE,
     CH_EQUAL,
     CH_LEAVE_NONE,
@@ -136,7 +134,6 @@ from .state import (
     F_SQUID,
     F_STRANDED,
     HEX_BOAT,
-    HEX_NCR,
     HEX_NLAND,
     HEX_TERRAIN,
     KIND_COUNT,
@@ -339,21 +336,29 @@ def new_game(S, st, rng):
 
 
 @hot
-def unplaced(S, seat):
-    """Explorers ``seat`` has still to place."""
-    n = 0
-    for e in range(seat * SLOTS, seat * SLOTS + SLOTS):
-        n += np.int64(S[EX_LOC + e] == L_UNPLACED)
-    return n
+def place_next_explorer(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
+    """B4.3: ``seat`` picks one of its unplaced explorers and puts it on a tile the rule in
+    force allows (``rules.options_placement``: B4.3, X1.3, X2.1, X6.2). Returns 1 if it
+    placed one, 0 if it had none left (or on an engine error)."""
+    n = options_pick_explorer(S, seat, opts)
+    if n == 0:
+        return 0
+    slot = opts[ask(S, st, rng, ctx, mem, W, seat, D_PICK_EXPLORER, opts, n), 0]
+    n = options_placement(S, seat, slot, opts)
+    if n == 0:                         # cannot happen with the rules' counts
+        ctx[C_ERR] = ERR_NO_OPTION
+        return 0
+    k = ask(S, st, rng, ctx, mem, W, seat, D_PLACE_EXPLORER, opts, n)
+    e = seat * SLOTS + slot
+    place_explorer(S, e, L_LAND, opts[k, 1])
+    log_event(S, ctx, ev, snaps, EV_PLACE_EXPLORER, seat, e, opts[k, 1], 0, 0, 0, 0, 0)
+    return 1
 
 
 @hot
 def place_pieces(S, st, rng, ctx, mem, W, opts, ev, snaps):
     """B4.3 then B4.4: explorers one at a time in seat order, then boats one at a time in seat
-    order, skipping seats whose allocation is placed (X1.4). With 6 players the last explorer
-    of the fifth and sixth seats joins a lone explorer of another colour (X1.3), unless
-    Challenge 1 makes room for two on most tiles (X2.1) or Challenge 6 stacks explorers once
-    every tile is occupied (X6.2)."""
+    order, skipping seats whose allocation is placed (X1.4)."""
     nseats = S[N_SEATS]
     remaining = 0
     for e in range(MAX_EX):
@@ -361,27 +366,9 @@ def place_pieces(S, st, rng, ctx, mem, W, opts, ev, snaps):
             remaining += 1
     while remaining > 0 and ctx[C_ERR] == 0:
         for seat in range(nseats):
-            n = options_pick_explorer(S, seat, opts)
-            if n == 0:
-                continue
-            slot = opts[ask(S, st, rng, ctx, mem, W, seat, D_PICK_EXPLORER, opts, n), 0]
-            dense = (S[CHALLENGES] & CH_DENSE) != 0
-            overpop = (S[CHALLENGES] & CH_OVERPOP) != 0
-            if S[N_PLAYERS] == 6 and seat >= 4 and unplaced(S, seat) == 1 and not dense \
-                    and not overpop:
-                n = options_place_stacked(S, seat, slot, opts)
-            else:
-                n = options_place_explorer(S, seat, slot, opts, dense)
-                if n == 0 and overpop:           # X6.2: every tile occupied
-                    n = options_place_stacked(S, seat, slot, opts)
-            if n == 0:                         # cannot happen with the rules' counts
-                ctx[C_ERR] = ERR_NO_OPTION
-                return
-            k = ask(S, st, rng, ctx, mem, W, seat, D_PLACE_EXPLORER, opts, n)
-            e = seat * SLOTS + slot
-            place_explorer(S, e, L_LAND, opts[k, 1])
-            remaining -= 1
-            log_event(S, ctx, ev, snaps, EV_PLACE_EXPLORER, seat, e, opts[k, 1], 0, 0, 0, 0, 0)
+            remaining -= place_next_explorer(S, st, rng, ctx, mem, W, opts, ev, snaps, seat)
+    if ctx[C_ERR] != 0:
+        return
     boat = 0
     for rnd in range(3):
         for seat in range(nseats):
@@ -457,20 +444,18 @@ def protect_one(S, st, rng, ctx, mem, W, opts, seat, h, d):
 
 @hot
 def squid_attack(S, st, rng, ctx, mem, W, opts, ev, snaps, seat, k, placed):
-    """X7.1 / X7.4: after a squid is placed or moved (staying counts), a whale in its hex is
-    removed, then ``seat`` removes exactly one explorer: from a land tile next to it or from an
+    """X7.1 / X7.4: after a squid is placed or moved (staying counts), every whale in its hex
+    is removed, then ``seat`` removes exactly one explorer: from a land tile next to it or from an
     occupied boat in its hex. Logged as a ``squid`` event."""
     h = S[CR_HEX + SQUID * CR_SLOTS + k]
-    whale = first_at(S, WHALE, h)
-    if whale >= 0:
-        put_creature(S, WHALE, whale, CR_GONE)
+    whales = remove_all_at(S, WHALE, h)
     n = squid_victims(S, h, opts)
     victim = -1
     if n > 0:
         victim = opts[ask(S, st, rng, ctx, mem, W, seat, D_SQUID_VICTIM, opts, n), 0]
         kill(S, victim, F_SQUID)
     challenge_end(S, S[CUR_SEAT])
-    log_event(S, ctx, ev, snaps, EV_SQUID, seat, k, h, whale, victim, placed, 0, 0)
+    log_event(S, ctx, ev, snaps, EV_SQUID, seat, k, h, whales, victim, placed, 0, 0)
 
 
 @hot
@@ -722,8 +707,8 @@ def move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, sl
             put_creature(S, kind, slot, dest)
             if kind == DOLPHIN:
                 resolve_hex(S, start)              # X5.6: its swimmer is eaten at once
-            elif kind == WHALE and S[HEX_NCR + SQUID * N_HEX + dest] > 0:
-                put_creature(S, SQUID, first_at(S, SQUID, dest), CR_GONE)   # X7.5, X7.8
+            elif kind == WHALE:
+                remove_all_at(S, SQUID, dest)      # X7.5, X7.8: before the boat capsizes
     defender = -1
     if m > 0 and attack_pending(S, kind, dest):
         nseats = S[N_SEATS]

@@ -52,6 +52,7 @@ __all__ = ["Discrepancy", "Position", "Variant", "check", "check_file", "BOARD"]
 # Constants from RULES.md
 # ---------------------------------------------------------------------------------------------
 
+FORMAT = "survive-sim-log/2"                            # docs/replay-log.md
 SLOT_VALUES = (1, 1, 1, 2, 2, 3, 3, 4, 5, 6)           # B1.2
 # X1.1 / X1.2: each colour removes one 1 and one 3 (5 players), one 1, one 2 and one 3 (6)
 REMOVED_VALUES = {5: (1, 3), 6: (1, 2, 3)}
@@ -714,7 +715,8 @@ class Position:
         return -1
 
     def _ev_place_explorer(self, ev):
-        """B4.3: one explorer per seat in turn, on an empty land tile (one explorer per tile)."""
+        """B4.3: one explorer per seat in turn, on a land tile the rule in force allows
+        (``_placement``: B4.3, X1.3, X2.1, X6.2)."""
         left = [0] * self.v.seats
         for row in self.ex_rows:
             if row[1] == "unplaced":
@@ -728,28 +730,11 @@ class Position:
             raise Fail("B4.3", f"explorer {e} was already placed")
         if h not in self.land:
             raise Fail("B4.3", f"explorer {e} placed on {self.name(h)}, which is not a land tile")
-        here = self.explorers_on_land(h)
-        if 6 in self.v.challenges and not any(self._room(x) for x in self.land):
-            # X6.2: every tile is occupied: onto a tile holding one explorer, not one's own
-            if len(here) != 1 or self.ex_seat[here[0]] == seat:
-                raise Fail("X6.2", f"every tile is occupied: explorer {e} must go on a tile "
-                                   f"holding one explorer of another colour; {self.name(h)} "
-                                   f"holds {here}")
-        elif self.v.players == 6 and seat >= 4 and left[seat] == 1 and \
-                not {1, 6} & set(self.v.challenges):
-            # X1.3: the last explorer of the fifth and sixth seats joins a lone explorer of
-            # another colour
-            if len(here) != 1 or self.ex_seat[here[0]] == seat:
-                raise Fail("X1.3", f"seat {seat}'s last explorer {e} must go on a tile holding "
-                                   f"exactly one explorer of another colour; {self.name(h)} "
-                                   f"holds {here or 'none'}")
-        elif 1 in self.v.challenges:
-            if not self._room(h):
-                raise Fail("X2.1", f"explorer {e} placed on {self.name(h)}, which holds {here}; "
-                                   f"Challenge 1 allows {self._cap(h)} there")
-        elif here:
-            raise Fail("B4.3", f"explorer {e} placed on {self.name(h)}, which already holds "
-                               f"explorer {here[0]} (one per tile)")
+        rule, tiles, why = self._placement(seat, left[seat] == 1)
+        if h not in tiles:
+            here = self.explorers_on_land(h)
+            raise Fail(rule, f"explorer {e} placed on {self.name(h)}, which holds "
+                             f"{here or 'no explorer'}; {why}")
         self.set_ex(e, "land", h, "B4.3")
         self.last_placer = seat
         if sum(left) == 1:
@@ -757,17 +742,57 @@ class Position:
             self.phase = self.BOATS if sum(self.v.boats_per_seat) else self.BETWEEN
         return "B4.3"
 
-    def _cap(self, h) -> int:
-        """B4.3: one explorer per tile at setup; X2.1: two, one next to the outer sea (every
-        non-island hex but the lagoon)."""
-        if 1 not in self.v.challenges:
-            return 1
+    def _placement(self, seat, last) -> tuple[str, list, str]:
+        """Where ``seat``'s next explorer may go at setup: (rule id, the tiles, the rule in
+        words), from RULES.md B4.3, X1.3, X2.1 and X6.2 as written.
+
+        * X6.2 (Challenge 6): placement as usual until every tile is occupied; then on occupied
+          tiles, at most 2 per tile, never onto one holding one's own colour -- inland tiles
+          too, with Challenge 1. X1.3 does not apply (X6.6).
+        * X1.3 (6 players): the last explorer of the fifth and sixth seats goes on a tile
+          holding exactly one explorer, not of its own colour; with Challenge 1 on such a tile
+          where X2.1 allows a second explorer, else any such tile, else by the usual rule.
+        * The usual rule: one explorer per tile (B4.3); with Challenge 1 up to X2.1's cap."""
+        on = {t: [] for t in self.land}
+        for e, loc, at in self.ex_rows:
+            if loc == "land":
+                on[at].append(e)
+        ch = self.v.challenges
+        if 1 in ch:
+            usual = ("X2.1", [t for t in on if len(on[t]) < self._cap(t)],
+                     "Challenge 1 allows 2 explorers on a tile, 1 next to the outer sea")
+        else:
+            usual = ("B4.3", [t for t in on if not on[t]], "one explorer per tile")
+        if 6 in ch:
+            if all(on.values()):
+                return ("X6.2", [t for t in on if len(on[t]) < 2
+                                 and all(self.ex_seat[x] != seat for x in on[t])],
+                        "every tile is occupied, so it joins a tile holding one explorer, "
+                        "not of its own colour (at most 2 per tile)")
+            return usual
+        if self.v.players == 6 and seat >= 4 and last:
+            lone = [t for t in on if len(on[t]) == 1 and self.ex_seat[on[t][0]] != seat]
+            inland = [t for t in lone if 1 in ch and self._dense_cap(t) == 2]
+            if inland:
+                return ("X1.3", inland, f"seat {seat}'s last explorer goes on a tile holding "
+                                        f"exactly one explorer of another colour where "
+                                        f"Challenge 1 allows a second (inland)")
+            if lone:
+                return ("X1.3", lone, f"seat {seat}'s last explorer goes on a tile holding "
+                                      f"exactly one explorer of another colour")
+        return usual
+
+    def _dense_cap(self, h) -> int:
+        """X2.1: a tile next to the outer sea (every non-island hex but the lagoon) holds 1
+        explorer at setup, any other 2."""
         outer = any(n not in self.board.island and n != self.board.lagoon
                     for n in self.board.neighbours[h])
         return 1 if outer else 2
 
-    def _room(self, h) -> bool:
-        return len(self.explorers_on_land(h)) < self._cap(h)
+    def _cap(self, h) -> int:
+        """B4.3: one explorer per tile at setup; X2.1: two, one next to the outer sea (every
+        non-island hex but the lagoon)."""
+        return self._dense_cap(h) if 1 in self.v.challenges else 1
 
     def _ev_place_boat(self, ev):
         """B4.4, R19, X1.4: boats in seat order, on an empty sea hex next to land, no boat or creature."""
@@ -1527,9 +1552,9 @@ class Position:
         end = path[-1]
         attack_hex = None
         if kind == "whale":
-            squid = [m for m, x in enumerate(self.creatures["squid"]) if x == end]
-            if squid:                                       # X7.5, X7.8: the squid goes first
-                self.put_creature("squid", squid[0], GONE, "X7.5")
+            for m, x in enumerate(self.creatures["squid"]):  # X7.5, X7.8: every squid in
+                if x == end:                                # the hex goes, before the capsize
+                    self.put_creature("squid", m, GONE, "X7.5")
             if self._whale_attack_at(end):
                 attack_hex = end
         elif kind == "shark" and self._shark_attack_at(end):
@@ -1583,13 +1608,15 @@ class Position:
     # -------------------------------------------------------------------- X7 squid events
     def _ev_squid(self, ev):
         """X7.1 (a whale tile places a squid next to land; it takes one explorer from an
-        adjacent tile) and X7.4 (after a squid move: a whale in its hex is removed, then one
+        adjacent tile) and X7.4 (after a squid move: every whale in its hex is removed, then one
         explorer from an adjacent land tile or from the occupied boat in its hex)."""
         what, n = self.pending_squid
         place = what == "place"
         rule = "X7.1" if place else "X7.4"
         self._expect_seat(ev, self.seat, rule, "squid")
-        piece, h, whale, victim = ev.get("piece"), ev.get("hex"), ev.get("whale"), ev.get("victim")
+        piece, h, gone, victim = ev.get("piece"), ev.get("hex"), ev["whales"], ev.get("victim")
+        if not isinstance(gone, list):
+            raise Fail("format", f"squid event: whales must be a list, found {gone!r}")
         if bool(ev.get("placed")) != place:
             raise Fail(rule, f"expected a squid {'placement' if place else 'attack'}, found "
                              f"placed={ev.get('placed')!r}")
@@ -1607,8 +1634,8 @@ class Position:
                         or any(self.creatures_at(k, h) for k in BASE_KINDS))
                 raise Fail("X7.1" if base else "R19",
                            f"squid placed on {self.name(h)}, which is occupied")
-            if whale is not None:
-                raise Fail("X7.1", f"a placed squid removes no whale, found whale={whale!r}")
+            if gone:
+                raise Fail("X7.1", f"a placed squid removes no whale, found whales={gone!r}")
             self.put_creature("squid", piece, h, "X7.1")
             self.squid_placed += 1
             cands = [e for x in self.board.neighbours[h] if x in self.land
@@ -1618,12 +1645,11 @@ class Position:
                 raise Fail("X7.4", f"the squid that moved is squid {n} at {self.name(squid[n])}, "
                                    f"found squid {piece!r} at {self.name(h)}")
             whales = [m for m, x in enumerate(self.creatures["whale"]) if x == h]
-            want = whales[0] if whales else None
-            if whale != want:
-                raise Fail("X7.4", f"the squid removes the lowest-numbered whale in its hex "
-                                   f"({want}), found whale={whale!r}")
-            if want is not None:
-                self.put_creature("whale", want, GONE, "X7.4")
+            if gone != whales:
+                raise Fail("X7.4", f"the squid removes every whale in its hex ({whales}), "
+                                   f"found whales={gone!r}")
+            for m in whales:
+                self.put_creature("whale", m, GONE, "X7.4")
             cands = [e for x in self.board.neighbours[h] if x in self.land
                      for e in self.explorers_on_land(x)]
             b = self.boat_at.get(h)
@@ -1989,6 +2015,9 @@ def check(log: dict) -> Discrepancy | None:
     """Re-check one replay log (docs/replay-log.md) against RULES.md; the first discrepancy or None."""
     if not isinstance(log, dict):
         return Discrepancy(-1, 0, -1, "format", "header: the log is not a JSON object")
+    if log.get("format") != FORMAT:
+        return Discrepancy(-1, 0, -1, "format", f"header: format {log.get('format')!r}; this "
+                           f"referee reads {FORMAT!r} (docs/replay-log.md)")
     try:
         pos = Position(log.get("settings"), log.get("tiles"), log.get("explorers"))
     except Fail as f:

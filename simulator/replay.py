@@ -46,9 +46,10 @@ from .state import (
     STATE_SIZE,
     SWIM_WITH_DOLPHIN,
     TILE_BACK,
+    WHALE,
 )
 
-FORMAT = "survive-sim-log/1"
+FORMAT = "survive-sim-log/2"      # 2: a squid event lists every whale it removed (X7.4)
 MAX_EVENTS = 6000
 
 
@@ -137,8 +138,8 @@ def _event(i: int, row: np.ndarray, before: np.ndarray, after: np.ndarray, seats
         if g >= 0:
             out.update(protect=g)                      # X5.5, X5.7: the dolphin's swimmer now
     elif kind == "squid":
-        out.update(piece=a, hex=b, whale=c if c >= 0 else None, victim=d if d >= 0 else None,
-                   placed=bool(e))
+        out.update(piece=a, hex=b, whales=[k for k in range(KIND_COUNT[WHALE]) if c >> k & 1],
+                   victim=d if d >= 0 else None, placed=bool(e))
     elif kind == "end":
         out.update(reason=END_NAMES[a])
     out["after"] = _position(after, seats)
@@ -229,10 +230,18 @@ def format_log(log: dict) -> str:
             extra = f"; seat {ev['defended_by']} plays {ev['defence']}" if ev["defended_by"] is not None else ""
             if ev.get("protect") is not None:
                 extra += f"; protects {_ex(values, ev['protect'])}"
+            if ev["kind"] == "whale" and ev["i"]:               # X7.5: every squid there goes
+                was = log["events"][ev["i"] - 1]["after"]["creatures"]["squid"]
+                gone = [k for k, (a, b) in enumerate(zip(was, ev["after"]["creatures"]["squid"]))
+                        if a >= 0 and b == -2]
+                if gone:
+                    extra += f"; removes squid {', '.join(map(str, gone))}"
             lines.append(f"  moves {ev['kind']} {ev['piece']}: {path}{extra}")
         elif t == "squid":
             what = "placed at" if ev["placed"] else "attacks from"
-            extra = f"; whale {ev['whale']} removed" if ev["whale"] is not None else ""
+            gone = ev["whales"]
+            extra = (f"; whale{'s' * (len(gone) > 1)} {', '.join(map(str, gone))} removed"
+                     if gone else "")
             extra += f"; takes {_ex(values, ev['victim'])}" if ev["victim"] is not None else ""
             lines.append(f"  squid {ev['piece']} {what} {loc_name(ev['hex'])}{extra}")
         elif t == "end":

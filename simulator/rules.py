@@ -35,7 +35,9 @@ from .state import (
     B_MOVE_WHALE,
     B_WIND,
     BACKS_REMOVED,
+    CH_DENSE,
     CH_DIVE,
+    CH_OVERPOP,
     CHALLENGES,
     BOAT_HEX,
     BOAT_N,
@@ -81,6 +83,7 @@ from .state import (
     MV_STOP,
     N_BOATS,
     N_KINDS,
+    N_PLAYERS,
     N_TERRAIN,
     P_HAND,
     P_HAND_T,
@@ -193,11 +196,24 @@ def land_next_to(S, h):
 
 @hot
 def first_at(S, kind, h):
-    """The lowest-numbered creature of ``kind`` in hex ``h`` (X7.4, X7.5), or -1."""
+    """The lowest-numbered creature of ``kind`` in hex ``h``, or -1."""
     for k in range(KIND_COUNT[kind]):
         if S[CR_HEX + kind * CR_SLOTS + k] == h:
             return k
     return -1
+
+
+@hot
+def remove_all_at(S, kind, h):
+    """Every creature of ``kind`` in hex ``h`` leaves the game (X7.4: a squid's move removes
+    every whale in its hex; X7.5: a whale entering removes every squid there). Returns the
+    removed pieces as a bit mask (bit ``k`` = piece ``k``), 0 when there were none."""
+    mask = 0
+    for k in range(KIND_COUNT[kind]):
+        if S[CR_HEX + kind * CR_SLOTS + k] == h:
+            put_creature(S, kind, k, CR_GONE)
+            mask |= 1 << k
+    return mask
 
 
 @hot
@@ -613,15 +629,13 @@ def options_place_explorer(S, seat, slot, opts, dense):
 
 
 @hot
-def options_place_stacked(S, seat, slot, opts):
-    """A tile already holding exactly one explorer, not of the seat's own colour: where the
-    last explorer of the fifth and sixth seats goes with 6 players (X1.3), and every explorer
-    once all tiles are occupied under Challenge 6 (X6.2: at most 2 per tile, never onto one's
-    own colour)."""
+def options_place_stacked(S, seat, slot, opts, inland):
+    """A tile already holding exactly one explorer, not of the seat's own colour (X1.3, X6.2);
+    with ``inland`` only the tiles where X2.1 allows a second explorer (Challenge 1, X1.3)."""
     n = 0
     for i in range(ISLAND_HEXES.shape[0]):
         h = ISLAND_HEXES[i]
-        if S[HEX_TERRAIN + h] < 0 or S[HEX_NLAND + h] != 1:
+        if S[HEX_TERRAIN + h] < 0 or S[HEX_NLAND + h] != 1 or (inland and DENSE_CAP[h] < 2):
             continue
         own = False
         for e in range(seat * SLOTS, seat * SLOTS + SLOTS):
@@ -629,6 +643,53 @@ def options_place_stacked(S, seat, slot, opts):
         if not own:
             n = _add(opts, n, slot, h, 0, 0)
     return n
+
+
+@hot
+def unplaced(S, seat):
+    """Explorers ``seat`` has still to place."""
+    n = 0
+    for e in range(seat * SLOTS, seat * SLOTS + SLOTS):
+        n += np.int64(S[EX_LOC + e] == L_UNPLACED)
+    return n
+
+
+@hot
+def some_tile_empty(S):
+    """A land tile holds no explorer (X6.2: until then placement goes as usual)."""
+    for i in range(ISLAND_HEXES.shape[0]):
+        h = ISLAND_HEXES[i]
+        if S[HEX_TERRAIN + h] >= 0 and S[HEX_NLAND + h] == 0:
+            return True
+    return False
+
+
+@hot
+def options_placement(S, seat, slot, opts):
+    """B4.3, second half, under the rule in force: the tiles explorer ``slot`` of ``seat`` may
+    go on.
+
+    * Challenge 6 (X6.2, X6.6): as usual (one per tile; X2.1's caps with Challenge 1) while
+      some tile is empty; once every tile holds an explorer, only a tile holding one explorer
+      of another colour. X1.3 does not apply.
+    * Otherwise, with 6 players the last explorer of the fifth and sixth seats (X1.3) goes on a
+      tile holding exactly one explorer of another colour -- with Challenge 1 first such an
+      inland tile (where X2.1 allows a second), then any such tile, then by the usual rule.
+    * Else the usual rule: an empty tile (B4.3), or a tile with room under X2.1."""
+    dense = (S[CHALLENGES] & CH_DENSE) != 0
+    if S[CHALLENGES] & CH_OVERPOP:
+        if some_tile_empty(S):
+            return options_place_explorer(S, seat, slot, opts, dense)
+        return options_place_stacked(S, seat, slot, opts, False)
+    if S[N_PLAYERS] == 6 and seat >= 4 and unplaced(S, seat) == 1:
+        n = 0
+        if dense:
+            n = options_place_stacked(S, seat, slot, opts, True)
+        if n == 0:
+            n = options_place_stacked(S, seat, slot, opts, False)
+        if n > 0:
+            return n
+    return options_place_explorer(S, seat, slot, opts, dense)
 
 
 @hot

@@ -366,7 +366,8 @@ class Table:
         ``(hex,)``, ``'play_tile'`` (4), ``'creature'`` ``(kind, slot, dest)`` for the die's
         ``creature`` kind (must-move as set), ``'place_boat'`` ``(hex,)``,
         ``'pick_explorer'`` ``(slot,)`` (one per distinct value), ``'place_explorer'``
-        ``(slot, hex)`` (the tiles open to the explorer picked, shown for slot 0)."""
+        ``(slot, hex)`` (the tiles the rule in force opens to the seat's next explorer, shown
+        for slot 0: ``rules.options_placement``)."""
         kind = DECISIONS.get(kind, kind)
         S, o = self.S, self.opts
         if kind == ST.D_MOVE:
@@ -400,7 +401,7 @@ class Table:
         elif kind == ST.D_PICK_EXPLORER:
             n, w = R.options_pick_explorer(S, i32(seat), o), 1
         elif kind == ST.D_PLACE_EXPLORER:
-            n, w = R.options_place_explorer(S, i32(seat), i32(0), o, False), 2
+            n, w = R.options_placement(S, i32(seat), i32(0), o), 2
         else:
             raise ValueError(kind)
         return [tuple(int(x) for x in o[i, :w]) for i in range(n)]
@@ -498,6 +499,17 @@ class Table:
         for s, rows in (scripts or {}).items():
             self.script(s, rows)
         self._run(E.play_turn, *self._engine())
+
+    def place(self, seat: int, slot: int, hex_) -> None:
+        """One placement of B4.3 (``engine.place_next_explorer``): ``seat`` puts its unplaced
+        explorer ``slot`` on ``hex_``; a tile the rule in force does not allow raises
+        ``EngineError``."""
+        rows = [(slot, loc(hex_))]
+        if R.options_pick_explorer(self.S, i32(seat), self.opts) > 1:     # else not asked
+            rows.insert(0, (slot,))
+        self.script(seat, rows)
+        self._run(E.place_next_explorer, self.S, self.st, self.rng, self.ctx, self.mem,
+                  self.W, self.opts, self.ev, self.snaps, i32(seat))
 
     def setup(self):
         """B4.3 / B4.4: ``engine.place_pieces`` with the table's strategies."""

@@ -345,7 +345,7 @@ def test_replay_prints_writes_json_and_checks(replayed):
     assert r.stdout.rstrip().endswith("referee: OK")
     assert listing(d) == ["game3.json"]
     data = json.loads(log.read_text())
-    assert data["format"] == "survive-sim-log/1"
+    assert data["format"] == "survive-sim-log/2"
     assert data["seed"] == 11 and data["game"] == 3
     assert data["strategies"] == ["greedy", "random", "greedy"]
 

@@ -6,7 +6,10 @@ explorer is in exactly one place and the occupancy counts agree; no boat holds m
 hex holds two boats; the at-rest rule (B6.7) holds everywhere; tiles sink in terrain order
 (B5.5); an explorer never returns to land (B6.3); the game ends exactly at the volcano (B5.7);
 each colour plays 10 explorers, 8 with 5 players and 7 with 6 (X1.1, X1.2); a land tile holds one
-explorer after the setup, with exactly two doubled tiles with 6 players (X1.3).
+explorer after the setup, with exactly two doubled tiles with 6 players (X1.3); with Challenge
+1 the caps of X2.1 hold except where X1.3 stacks; with Challenge 6 no explorer joins its own
+colour once every tile is occupied (X6.2); a whale and a squid never rest in one hex (X7.4,
+X7.5), also in the example games where several whales or squid meet.
 """
 import numpy as np
 import pytest
@@ -91,14 +94,32 @@ def check_snapshots(ev: np.ndarray, X: np.ndarray) -> None:
     challenges = X[0, CHALLENGES]
     setup_end = np.flatnonzero(ev[:, 0] == E.EV_PLACE_EXPLORER)[-1]  # at setup (explorers walk
     nland = X[setup_end, HEX_NLAND:HEX_NLAND + N_HEX]                   # together later, B6.2)
+    places = np.flatnonzero(ev[:, 0] == E.EV_PLACE_EXPLORER)
     if challenges & CH_OVERPOP:                                      # X6.2
         assert nland.max() <= 2
-        if not challenges & CH_DENSE:        # (X2.1 itself lets one colour fill a tile)
+        island = X[0, HEX_TERRAIN:HEX_TERRAIN + N_HEX] >= 0
+        for i in places:             # once every tile is occupied: a lone explorer, not one's own
+            before = X[i - 1, HEX_NLAND:HEX_NLAND + N_HEX]
+            if (before[island] > 0).all():
+                e, h = ev[i, 3], ev[i, 4]
+                there = np.flatnonzero((loc[i - 1] == L_LAND) & (at[i - 1] == h))
+                assert len(there) == 1 and there[0] // 10 != e // 10, "X6.2 placement"
+        if not challenges & CH_DENSE:        # (X2.1 lets one colour fill an inland tile)
             land = np.flatnonzero(loc[setup_end] == L_LAND)
             pairs = {(int(at[setup_end, e]), e // 10) for e in land}
             assert len(pairs) == len(land), "two explorers of one colour on a tile"
-    elif challenges & CH_DENSE:                                      # X2.1
-        assert (nland <= DENSE_CAP).all()
+    elif challenges & CH_DENSE:                                      # X2.1, X1.3
+        over = np.flatnonzero(nland > DENSE_CAP)
+        if players == 6:             # the last explorers of seats 4 and 5 join a lone one
+            lasts = [i for i in places if ev[i, 1] >= 4][-2:]
+            assert [ev[i, 1] for i in lasts] == [4, 5]
+            for i in lasts:
+                e, h = ev[i, 3], ev[i, 4]
+                there = np.flatnonzero((loc[i - 1] == L_LAND) & (at[i - 1] == h))
+                assert len(there) == 1 and there[0] // 10 != e // 10, "X1.3 placement"
+            assert set(over) <= {ev[i, 4] for i in lasts}
+        else:
+            assert len(over) == 0
     else:                                                            # B4.3, X1.3
         assert nland.max() <= (2 if players == 6 else 1)
         assert (nland == 2).sum() == (2 if players == 6 else 0)
@@ -266,6 +287,33 @@ def test_invariants_with_dolphins_and_squid(players, challenges, ex):
     plus X5.5 protection bookkeeping and X7.4-X7.6, after every event."""
     _check_mixed_games(13, players=players, challenges=challenges, dolphins="d" in ex,
                        squid="s" in ex, squid_only="o" in ex)
+
+
+# the games where several whales or several squid met in one hex (issue 13's examples)
+MEETINGS = [dict(seed=99, game=88, players=6, challenges=(6,), squid=True,
+                 strategies=("greedy",) + ("random",) * 5),
+            dict(seed=5, game=49, players=3, challenges=(2,), squid=True, strategies=("random",)),
+            dict(seed=99, game=66, players=4, dolphins=True, squid=True, strategies=("greedy",))]
+
+
+@pytest.mark.parametrize("case", MEETINGS, ids=["2-whales-6p", "2-whales-3p", "2-squid-4p"])
+def test_invariants_where_several_whales_or_squid_meet(case):
+    """X7.4 / X7.5: every event of the games in which a squid ended in a hex with two whales,
+    or a whale entered a hex with two squid, keeps every invariant -- no whale and squid at
+    rest in one hex -- and the meeting does happen in them."""
+    case = dict(case)
+    seed, game = case.pop("seed"), case.pop("game")
+    buffers = (np.zeros((6000, E.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
+               np.zeros(STATE_SIZE, np.int32))
+    ev, X = _play(Settings(**case), seed, game, buffers)
+    check_snapshots(ev, X)
+    ncr = X[:, HEX_NCR:HEX_NCR + N_KINDS * N_HEX].reshape(len(X), N_KINDS, N_HEX)
+    whales_met = ((ncr[:, WHALE] >= 2) & (ncr[:, SQUID] >= 1)).any()   # before the attack
+    squid_met = False
+    for i in np.flatnonzero((ev[:, 0] == E.EV_CREATURE) & (ev[:, 3] == WHALE)):
+        path = [h for h in ev[i, 5:8] if h >= 0]
+        squid_met |= bool(path) and ncr[i - 1, SQUID, path[-1]] >= 2
+    assert whales_met or squid_met, "no squid met two whales, no whale two squid"
 
 
 @pytest.mark.parametrize("corruption", ["passenger", "two boats", "occupancy", "boat on land"])

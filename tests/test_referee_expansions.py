@@ -347,10 +347,10 @@ def test_X7_4_squid_takes_exactly_one_explorer():
 
 
 def test_X7_4_squid_removes_a_whale_in_its_hex():
-    """X7.4: a squid's move removes the (lowest-numbered) whale in its hex first -- a squid
-    event that spares it is refused."""
-    log, i, _ = _find(SQUID, lambda log, ev: ev["type"] == "squid" and ev["whale"] is not None)
-    log["events"][i]["whale"] = None
+    """X7.4: a squid's move removes every whale in its hex first -- a squid event that spares
+    one is refused."""
+    log, i, _ = _find(SQUID, lambda log, ev: ev["type"] == "squid" and ev["whales"])
+    log["events"][i]["whales"] = []
     _expect(log, i, "X7.4")
 
 

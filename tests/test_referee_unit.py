@@ -310,7 +310,7 @@ class Game:
         return rec
 
     def log(self) -> dict:
-        return {"format": "survive-sim-log/1", "seed": 1, "game": 0,
+        return {"format": "survive-sim-log/2", "seed": 1, "game": 0,
                 "settings": dict(self.settings), "strategies": ["random"] * self.seats,
                 "tiles": [{"hex": h, "rc": list(RC[h]), "terrain": t, "back": b}
                           for h, (t, b) in sorted(self.tiles.items())],
@@ -1053,13 +1053,13 @@ def _squid_only_game(victim=True, far=False):
     first = takers(spot)[0] if (victim and takers(spot)) else None
     if first is not None:
         g.lose(first, "squid")
-    j = g.emit("squid", piece=0, hex=spot, whale=None, victim=first, placed=True)
+    j = g.emit("squid", piece=0, hex=spot, whales=[], victim=first, placed=True)
     g.roll("whale")
     g.creature("squid", 0, [])
     second = takers(spot)[0] if takers(spot) else None
     if second is not None:
         g.lose(second, "squid")
-    k = g.emit("squid", piece=0, hex=spot, whale=None, victim=second, placed=False)
+    k = g.emit("squid", piece=0, hex=spot, whales=[], victim=second, placed=False)
     g.end("turn_cap")
     return g, i, j, k
 

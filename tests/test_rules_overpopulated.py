@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import STOP, Table, i32, mv
+from harness import STOP, EngineError, Table, i32, mv, rc
 from simulator import board as BD
 from simulator import rules as R
 from simulator import state as ST
@@ -49,9 +49,77 @@ def test_x6_2_once_every_tile_is_occupied_explorers_join_a_lone_explorer_of_anot
     for k, h in enumerate(hexes):
         R.place_explorer(t2.S, (k % 5) * 10 + k // 5, ST.L_LAND, i32(h))   # seat k % 5
     assert R.options_place_explorer(t2.S, i32(0), i32(9), t2.opts, False) == 0
-    n = R.options_place_stacked(t2.S, i32(0), i32(9), t2.opts)
+    n = R.options_place_stacked(t2.S, i32(0), i32(9), t2.opts, False)
     assert sorted(int(t2.opts[k, 1]) for k in range(n)) == \
         sorted(h for k, h in enumerate(hexes) if k % 5 != 0)
+
+
+def _dense_overpopulated(leave_empty: bool) -> tuple[Table, list[int]]:
+    """6 players, Challenges 1 and 6: tile ``k`` of the island holds explorer ``(k % 6) * 10 +
+    k // 6`` (seat k % 6); with ``leave_empty`` the last tile stays empty. Tile 1 holds a
+    second explorer, of seat 2: a pair. Seat 0's explorer 9 is still to be placed."""
+    t = Table.empty(6, challenges=(1, 6))
+    t.fill_island()
+    hexes = [int(h) for h in BD.ISLAND_HEXES]
+    for k, h in enumerate(hexes[:-1] if leave_empty else hexes):
+        R.place_explorer(t.S, (k % 6) * 10 + k // 6, ST.L_LAND, i32(h))
+    R.place_explorer(t.S, 29, ST.L_LAND, i32(hexes[1]))
+    t.set(ST.EX_LOC + 9, ST.L_UNPLACED)
+    return t, hexes
+
+
+def test_x6_2_with_challenge_1_every_tile_occupied_never_onto_ones_own_colour():
+    """X6.2 with Challenges 1 and 6: once every tile holds an explorer, X6.2's limits govern
+    every placement, inland tiles included: only a tile holding one explorer of another
+    colour; an inland tile holding one's own explorer is refused (the old reading allowed it
+    under X2.1's two-per-inland-tile room), and a coast tile holding one of another colour is
+    allowed (X6.2's 2 per tile, not X2.1's 1)."""
+    t, hexes = _dense_overpopulated(leave_empty=False)
+    own = [h for k, h in enumerate(hexes) if k % 6 == 0]
+    own_inland = [h for h in own if BD.DENSE_CAP[h] == 2]
+    assert own_inland, "the layout needs one of seat 0's tiles inland"
+    want = {h for k, h in enumerate(hexes) if k % 6 != 0 and k != 1}
+    assert {h for _, h in t.options("place_explorer", 0)} == want
+    for wrong in (own_inland[0], hexes[1]):
+        bad, _ = _dense_overpopulated(leave_empty=False)
+        with pytest.raises(EngineError):
+            bad.place(0, 9, wrong)
+    coast = [h for h in want if BD.DENSE_CAP[h] == 1][0]
+    before = t.S.copy()
+    t.place(0, 9, coast)
+    changed = set(map(int, (t.S != before).nonzero()[0]))
+    assert changed == {ST.EX_LOC + 9, ST.EX_AT + 9, ST.HEX_NLAND + coast}
+    assert t.where(9) == ("land", rc(coast)) and t.S[ST.HEX_NLAND + coast] == 2
+
+
+def test_x6_2_with_challenge_1_while_a_tile_is_empty_x2_1_caps_govern():
+    """X6.2 with Challenge 1: while some tile is still empty, "as usual" means X2.1's caps:
+    two per inland tile, any colours -- one's own colour's inland tile included -- and the
+    empty tile; no coast tile that already holds one."""
+    t, hexes = _dense_overpopulated(leave_empty=True)
+    room = {h for h in hexes if t.S[ST.HEX_NLAND + h] < BD.DENSE_CAP[h]}
+    assert {h for _, h in t.options("place_explorer", 0)} == room
+    own_inland = [h for k, h in enumerate(hexes[:-1]) if k % 6 == 0 and BD.DENSE_CAP[h] == 2]
+    assert hexes[-1] in room and own_inland[0] in room
+    before = t.S.copy()
+    t.place(0, 9, own_inland[0])
+    assert t.S[ST.HEX_NLAND + own_inland[0]] == 2
+    assert set(map(int, (t.S != before).nonzero()[0])) == \
+        {ST.EX_LOC + 9, ST.EX_AT + 9, ST.HEX_NLAND + own_inland[0]}
+
+
+def test_x6_6_x1_3_does_not_apply_under_challenge_6():
+    """X6.6: under Challenge 6 the last explorer of seat 4 is placed by X6.2, not X1.3: with a
+    tile still empty it may go there."""
+    t = Table.empty(6, challenges=(6,))
+    t.fill_island()
+    a, b = (int(h) for h in BD.ISLAND_HEXES[:2])
+    R.place_explorer(t.S, 1, ST.L_LAND, i32(a))
+    t.set(ST.EX_LOC + 49, ST.L_UNPLACED)
+    assert {h for _, h in t.options("place_explorer", 4)} == \
+        {int(h) for h in BD.ISLAND_HEXES} - {a}
+    t.place(4, 9, b)
+    assert t.where(49) == ("land", rc(b))
 
 
 def _sinking_table():

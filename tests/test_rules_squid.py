@@ -39,7 +39,7 @@ def test_x7_1_whale_tile_brings_a_squid_next_to_land_which_takes_one_explorer():
     t.sink(0, (3, 4), choices=[(H(2, 5),), (y,)])
     assert t.creature_at("whale", 0) == (3, 4) and t.creature_at("squid", 0) == (2, 5)
     assert t.fate(y) == "squid" and t.where(x) == ("land", (3, 5))
-    assert squid_events(t) == [[0, H(2, 5), -1, y, 1, 0, 0]]
+    assert squid_events(t) == [[0, H(2, 5), 0, y, 1, 0, 0]]      # no whale removed (mask 0)
     rec = t.record()
     assert rec["squid_placed"] == 1 and rec["lost_squid_3"] == 1 and rec["lost_3"] == 1
 
@@ -163,7 +163,39 @@ def test_x7_4_squid_removes_a_whale_in_its_hex_then_one_explorer():
     t.creature("squid", 0, 1, 4)
     t.creature_move(1, "squid", 0, (2, 4))
     assert t.creature_at("whale", 1) == "gone" and t.fate(x) == "squid"
-    assert squid_events(t)[-1][:4] == [0, H(2, 4), 1, x]
+    assert squid_events(t)[-1][:4] == [0, H(2, 4), 1 << 1, x]       # whale 1 (bit mask)
+
+
+def test_x7_4_squid_removes_every_whale_in_its_hex():
+    """X7.4 (ruling of issue 13): a squid ending its move in a hex with two whales removes
+    both -- a whale and a squid never rest in one hex -- then takes one explorer. The other
+    pieces stay where they were."""
+    t = squid_table().log_on()
+    t.land(3, 5, "forest", "wind")
+    x = t.explorer(2, 9, "land", (3, 5))
+    t.creature("whale", 0, 2, 4)
+    t.creature("whale", 3, 2, 4)
+    t.creature("whale", 1, 6, 6)                  # elsewhere: stays
+    t.creature("squid", 0, 1, 4)
+    t.creature("squid", 2, 2, 4)                  # a squid sharing the hex is not touched
+    before = t.S.copy()
+    t.creature_move(1, "squid", 0, (2, 4))
+    assert t.creature_at("whale", 0) == t.creature_at("whale", 3) == "gone"
+    assert t.creature_at("whale", 1) == (6, 6)
+    assert t.creature_at("squid", 0) == t.creature_at("squid", 2) == (2, 4)
+    assert t.fate(x) == "squid"
+    assert squid_events(t) == [[0, H(2, 4), (1 << 0) | (1 << 3), x, 0, 0, 0]]
+    assert t.S[ST.HEX_NCR + ST.WHALE * BD.N_HEX + H(2, 4)] == 0
+    assert t.S[ST.HEX_NCR + ST.SQUID * BD.N_HEX + H(2, 4)] == 2
+    # nothing else changed: only the two whales, the squid that moved, the explorer
+    changed = set(map(int, (t.S != before).nonzero()[0]))
+    cr = lambda k, n: ST.CR_HEX + k * ST.CR_SLOTS + n                      # noqa: E731
+    allowed = {cr(ST.WHALE, 0), cr(ST.WHALE, 3), cr(ST.SQUID, 0),
+               ST.HEX_NCR + ST.WHALE * BD.N_HEX + H(2, 4),
+               ST.HEX_NCR + ST.SQUID * BD.N_HEX + H(1, 4),
+               ST.HEX_NCR + ST.SQUID * BD.N_HEX + H(2, 4),
+               ST.EX_LOC + x, ST.EX_AT + x, ST.EX_FATE + x, ST.HEX_NLAND + H(3, 5)}
+    assert changed <= allowed, sorted(changed - allowed)
 
 
 def test_x7_4_the_mover_chooses_one_explorer_from_a_boat_or_the_land_not_both():
@@ -186,7 +218,7 @@ def test_x7_4_squid_with_nothing_to_take_takes_nothing():
     t = squid_table().log_on()
     t.creature("squid", 0, 1, 4)
     t.creature_move(1, "squid", 0, (1, 6))
-    assert squid_events(t) == [[0, H(1, 6), -1, -1, 0, 0, 0]]
+    assert squid_events(t) == [[0, H(1, 6), 0, -1, 0, 0, 0]]
 
 
 # ============================================================================ X7.5
@@ -198,6 +230,22 @@ def test_x7_5_whale_entering_a_squid_hex_ends_its_move_and_removes_the_squid():
     assert R._stops(t.S, R.MT_WHALE, i32(H(1, 4)))
     t.creature_move(1, "whale", 0, (1, 4))
     assert t.creature_at("squid", 0) == "gone" and t.creature_at("whale", 0) == (1, 4)
+
+
+def test_x7_5_whale_entering_a_hex_with_two_squid_removes_both():
+    """X7.5 (ruling of issue 13): a whale entering a hex holding squid 1 and squid 2 ends its
+    move there and removes every squid in it; a squid elsewhere stays."""
+    t = squid_table().log_on()
+    t.creature("whale", 3, 1, 3)
+    t.creature("squid", 1, 1, 4)
+    t.creature("squid", 2, 1, 4)
+    t.creature("squid", 0, 6, 6)
+    assert R._stops(t.S, R.MT_WHALE, i32(H(1, 4)))
+    t.creature_move(1, "whale", 3, (1, 4))
+    assert t.creature_at("squid", 1) == t.creature_at("squid", 2) == "gone"
+    assert t.creature_at("squid", 0) == (6, 6) and t.creature_at("whale", 3) == (1, 4)
+    assert t.S[ST.HEX_NCR + ST.SQUID * BD.N_HEX + H(1, 4)] == 0
+    assert [e["type"] for e in t.events()] == ["creature"]          # no squid moved: no attack
 
 
 def test_x7_8_whale_into_squid_and_occupied_boat_removes_the_squid_then_capsizes():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness import Table, i32
+from harness import EngineError, Table, i32, rc
 from simulator import board as BD
 from simulator import rules as R
 from simulator import state as ST
@@ -59,7 +59,7 @@ def test_x1_3_fifth_seat_last_explorer_only_onto_a_lone_explorer_of_another_colo
     R.place_explorer(t.S, 1 * 10 + 1, ST.L_LAND, i32(c))        # a pair already: not allowed
     R.place_explorer(t.S, 2 * 10 + 1, ST.L_LAND, i32(c))
     R.place_explorer(t.S, 5 * 10 + 1, ST.L_LAND, i32(d))        # the sixth colour: allowed
-    n = R.options_place_stacked(t.S, i32(4), i32(9), t.opts)
+    n = R.options_place_stacked(t.S, i32(4), i32(9), t.opts, False)
     assert sorted(int(t.opts[k, 1]) for k in range(n)) == sorted([b, d])
     assert all(int(t.opts[k, 0]) == 9 for k in range(n))
 
@@ -82,6 +82,113 @@ def test_x1_3_six_player_setup_stacks_exactly_the_last_explorers_of_seats_4_and_
             assert other // 10 != ev["seat"]
         # every earlier explorer went on an empty tile (B4.3)
         assert len({ev["f"][1] for ev in places[:-2]}) == 40
+
+
+# ---------------------------------------------------------------- X1.3 under Challenge 1
+INLAND = [int(h) for h in BD.ISLAND_HEXES if BD.DENSE_CAP[h] == 2]     # X2.1 allows 2
+COAST = [int(h) for h in BD.ISLAND_HEXES if BD.DENSE_CAP[h] == 1]      # next to the outer sea
+
+
+def _dense_six(stand: dict[int, list[int]], last: int = 9) -> Table:
+    """6 players, Challenge 1, every tile laid; ``stand`` = {hex: [explorer ids]} on land;
+    seat 4's explorer ``last`` is its only unplaced one (its last explorer, X1.3)."""
+    t = Table.empty(6, challenges=(1,))
+    t.fill_island()
+    for h, ids in stand.items():
+        for e in ids:
+            R.place_explorer(t.S, e, ST.L_LAND, i32(h))
+    t.set(ST.EX_LOC + 40 + last, ST.L_UNPLACED)
+    return t
+
+
+def _placed_exactly(t: Table, before, e: int, h: int):
+    """The one placement changed only the explorer's place and its tile's count."""
+    changed = set(map(int, (t.S != before).nonzero()[0]))
+    assert changed == {ST.EX_LOC + e, ST.EX_AT + e, ST.HEX_NLAND + h}, changed
+    assert t.where(e) == ("land", rc(h))
+
+
+def test_x1_3_with_challenge_1_the_last_explorer_joins_an_inland_lone_explorer():
+    """X1.3 with Challenge 1 (6 players): seat 4's last explorer may go only on an inland tile
+    holding exactly one explorer of another colour -- not an empty tile, not its own colour's,
+    not a pair, and not a coast tile with a lone explorer while such an inland tile exists."""
+    a, b, c, d, empty = INLAND[:5]
+    k = COAST[0]
+    stand = {a: [1], b: [41], c: [11, 21], d: [51], k: [31]}
+    t = _dense_six(stand)
+    assert {h for _, h in t.options("place_explorer", 4)} == {a, d}
+    for wrong in (empty, b, c, k):                 # the old reading put it on an empty tile
+        bad = _dense_six(stand)
+        with pytest.raises(EngineError):
+            bad.place(4, 9, wrong)
+    before = t.S.copy()
+    t.place(4, 9, d)
+    _placed_exactly(t, before, 49, d)
+    assert t.S[ST.HEX_NLAND + d] == 2
+    # not its last explorer: the usual Challenge 1 rule (any tile with room under X2.1)
+    u = _dense_six(stand)
+    u.set(ST.EX_LOC + 48, ST.L_UNPLACED)
+    room = {h for h in BD.ISLAND_HEXES if u.S[ST.HEX_NLAND + h] < BD.DENSE_CAP[h]}
+    assert {h for _, h in u.options("place_explorer", 4)} == room
+    assert empty in room and b in room
+
+
+def test_x1_3_with_challenge_1_and_no_inland_lone_explorer_any_lone_explorer_will_do():
+    """X1.3 with Challenge 1: no inland tile holds exactly one explorer of another colour (its
+    own colour inland, a pair inland), so the last explorer goes on any tile holding exactly
+    one explorer of another colour -- here a coast tile, which then holds two although X2.1
+    allows one there."""
+    a, b = INLAND[:2]
+    k, m = COAST[:2]
+    stand = {a: [41], b: [11, 21], k: [31], m: [42]}
+    t = _dense_six(stand)
+    assert {h for _, h in t.options("place_explorer", 4)} == {k}
+    before = t.S.copy()
+    t.place(4, 9, k)
+    _placed_exactly(t, before, 49, k)
+    assert t.S[ST.HEX_NLAND + k] == 2 > BD.DENSE_CAP[k]
+
+
+def test_x1_3_with_challenge_1_and_no_lone_explorer_at_all_the_usual_rule():
+    """X1.3 with Challenge 1: no tile holds exactly one explorer of another colour, so the last
+    explorer is placed by the usual rule (X2.1: a tile with room, here also its own
+    colour's inland tile)."""
+    a, b = INLAND[:2]
+    k = COAST[0]
+    stand = {a: [41], b: [11, 21], k: [42]}
+    t = _dense_six(stand)
+    room = {h for h in BD.ISLAND_HEXES if t.S[ST.HEX_NLAND + h] < BD.DENSE_CAP[h]}
+    assert {h for _, h in t.options("place_explorer", 4)} == room
+    assert a in room and b not in room and k not in room
+    before = t.S.copy()
+    t.place(4, 9, a)
+    _placed_exactly(t, before, 49, a)
+
+
+def test_x1_3_with_challenge_1_the_sixth_seat_too_but_not_the_fourth():
+    """X1.3 names the fifth and sixth seats (0-based 4 and 5) only."""
+    a = INLAND[0]
+    for seat, limited in ((5, True), (3, False)):
+        t = Table.empty(6, challenges=(1,))
+        t.fill_island()
+        R.place_explorer(t.S, 1, ST.L_LAND, i32(a))
+        t.set(ST.EX_LOC + seat * 10 + 9, ST.L_UNPLACED)
+        hexes = {h for _, h in t.options("place_explorer", seat)}
+        assert (hexes == {a}) == limited and (len(hexes) == 40) != limited
+
+
+def test_x1_3_in_a_logged_challenge_1_setup():
+    """X1.3 with Challenge 1 in whole 6-player setups: the last explorers of seats 4 and 5
+    each join exactly one explorer of another colour, inland where such a tile exists."""
+    for game in range(4):
+        t, events = _setup_logged(6, challenges=(1,), game=game)
+        places = [ev for ev in events if ev["type"] == "place_explorer"]
+        assert len(places) == 42 and [ev["seat"] for ev in places[-2:]] == [4, 5]
+        for ev in places[-2:]:
+            e, h = ev["f"][0], ev["f"][1]
+            on = [x for x in range(60) if t.S[ST.EX_LOC + x] == ST.L_LAND
+                  and t.S[ST.EX_AT + x] == h]
+            assert len(on) == 2 and [x // 10 for x in on if x != e][0] != ev["seat"]
 
 
 def test_x1_4_boats_go_round_the_seats_skipping_those_whose_allocation_is_placed():
