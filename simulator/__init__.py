@@ -30,10 +30,15 @@ def _source_hash() -> str:
     return h.hexdigest()[:16]
 
 
+# the hash of the compiled sources: names the cache, and a sweep's run folder records it so
+# that results of different engine sources are never mixed
+SOURCE_HASH = _source_hash()
+
+
 def _cache_dir() -> str:
     base = os.environ.get("SURVIVE_SIM_CACHE") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "survive-sim")
-    return os.path.join(base, _source_hash())
+    return os.path.join(base, SOURCE_HASH)
 
 
 CACHE_DIR = _cache_dir()

@@ -2,7 +2,10 @@
 
 ``Settings`` is validated once, in Python, so that the compiled core never sees bad input; every
 problem raises ``SettingsError`` with one line that names the accepted values (the CLI turns it
-into exit code 2).
+into exit code 2). The command line's strings are parsed here too (``parse_strategies``,
+``parse_boats``, ``parse_challenges``, ``Settings.from_options``), so that the rules of what is
+accepted live in one place, and a run's settings go to and from a plain dict here alone
+(``to_dict`` / ``from_dict``: the replay log and a sweep's manifest store them).
 """
 from __future__ import annotations
 
@@ -16,10 +19,17 @@ SUPPORTED_PLAYERS = (2, 3, 4, 5, 6)
 CHALLENGES = (1, 2, 3, 4, 5, 6)                          # X2.1-X2.4, X5 (= dolphins), X6
 RULES_BOATS = {2: (2, 2, 2, 2), 3: (2, 2, 2), 4: (2, 2, 2, 2),     # B4.4, B4.5
                5: (1, 1, 2, 2, 2), 6: (1, 1, 1, 1, 2, 2)}          # X1.1, X1.2
+STRATEGY_LIST = ", ".join(STRATEGY_CODES)
 
 
 class SettingsError(ValueError):
-    """Bad input: the message is one line naming the problem and the accepted values."""
+    """Bad input: the message is one line naming the problem and the accepted values.
+
+    ``param`` names the command-line option at fault when one is (e.g. ``--boats``)."""
+
+    def __init__(self, message: str, param: str | None = None):
+        super().__init__(message)
+        self.param = param
 
 
 def seats_for(players: int) -> int:
@@ -27,10 +37,62 @@ def seats_for(players: int) -> int:
     return 4 if players == 2 else players
 
 
+# ---------------------------------------------------------------------------- strings
+def parse_strategies(text: str) -> tuple[str, ...]:
+    """``"greedy,random"`` -> ``("greedy", "random")``; every name must be a strategy."""
+    if not text.strip():
+        raise SettingsError(f"no strategy given; accepted: {STRATEGY_LIST} (one name for "
+                            f"every seat, or a comma-separated list)", "--strategies")
+    names = tuple(part.strip() for part in text.split(","))
+    for name in names:
+        if name not in STRATEGY_CODES:
+            raise SettingsError(f"unknown strategy {name!r}; accepted: {STRATEGY_LIST}",
+                                "--strategies")
+    return names
+
+
+def parse_boats(text: str) -> tuple[int, ...]:
+    """``rules`` -> ``()`` (the rules' allocation); else one integer per seat (checked by
+    ``Settings`` against the seat count)."""
+    if text.strip() == "rules":
+        return ()
+    try:
+        return tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise SettingsError(f"boats must be `rules` or comma-separated numbers 0-3 (one per "
+                            f"seat, at most 12 in all), got {text!r}", "--boats") from None
+
+
+def parse_challenges(text: str) -> tuple[int, ...]:
+    """``"1,3"`` -> ``(1, 3)``; ``""`` -> no challenge."""
+    out = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        if not part.isdigit() or int(part) not in CHALLENGES:
+            raise SettingsError(f"unknown challenge {part!r}; accepted: "
+                                f"{', '.join(map(str, CHALLENGES))} (comma-separated)",
+                                "--challenge")
+        out.append(int(part))
+    return tuple(out)
+
+
+def parse_player_counts(text: str) -> tuple[int, ...]:
+    """``"2,4,6"`` -> ``(2, 4, 6)`` (bench's list of player counts)."""
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        if part not in tuple(map(str, SUPPORTED_PLAYERS)):
+            raise SettingsError(f"player counts must be a comma-separated list of "
+                                f"{', '.join(map(str, SUPPORTED_PLAYERS))}; got {part!r}",
+                                "--players")
+        out.append(int(part))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------- settings
 @dataclass(frozen=True)
 class Settings:
     players: int = 4
-    strategies: tuple[str, ...] = ()          # one code per seat; empty = "random" everywhere
+    strategies: tuple[str, ...] = ()          # one per seat (or per player, or one); () = random
     boats: tuple[int, ...] = ()               # per seat; empty = the rules' allocation
     lagoon_is_sea: bool = True                # R1
     creatures_must_move: bool = False         # R2 / R21
@@ -44,24 +106,26 @@ class Settings:
     def __post_init__(self):
         if self.players not in SUPPORTED_PLAYERS:
             raise SettingsError(f"players must be one of {', '.join(map(str, SUPPORTED_PLAYERS))}, "
-                                f"got {self.players}")
+                                f"got {self.players}", "--players")
         n = seats_for(self.players)
-        strategies = tuple(self.strategies) or ("random",) * n
-        if len(strategies) == 1 and n > 1:
-            strategies = strategies * n
-        if len(strategies) != n:
-            raise SettingsError(f"--strategies needs 1 or {n} comma-separated names for "
-                                f"{self.players} players ({n} seats), got {len(strategies)}")
-        for s in strategies:
+        strategies = tuple(self.strategies) or ("random",)
+        for s in strategies:                     # name a bad strategy before counting them
             if s not in STRATEGY_CODES:
-                raise SettingsError(f"unknown strategy {s!r}; accepted: "
-                                    f"{', '.join(STRATEGY_CODES)}")
+                raise SettingsError(f"unknown strategy {s!r}; accepted: {STRATEGY_LIST}",
+                                    "--strategies")
+        if len(strategies) == 1 or (self.players == 2 and len(strategies) == 2):
+            strategies = strategies * (n // len(strategies))    # 2 players: A,B -> A,B,A,B
+        if len(strategies) != n:
+            counts = "1, 2 or 4" if self.players == 2 else f"1 or {n}"
+            raise SettingsError(f"--strategies needs {counts} comma-separated names for "
+                                f"{self.players} players ({n} seats), got {len(strategies)}",
+                                "--strategies")
         object.__setattr__(self, "strategies", strategies)
         challenges = tuple(sorted(set(self.challenges) | ({5} if self.dolphins else set())))
         for c in challenges:
             if c not in CHALLENGES:
                 raise SettingsError(f"unknown challenge {c!r}; accepted: "
-                                    f"{', '.join(map(str, CHALLENGES))}")
+                                    f"{', '.join(map(str, CHALLENGES))}", "--challenge")
         if 6 in challenges and self.players < 5:
             raise SettingsError(f"challenge 6 (Overpopulated) needs 5 or 6 players, got "
                                 f"{self.players}")
@@ -73,14 +137,26 @@ class Settings:
         boats = tuple(self.boats) or ((2,) * n if 6 in challenges else RULES_BOATS[self.players])
         if len(boats) != n or any(not 0 <= b <= 3 for b in boats) or sum(boats) > 12:
             raise SettingsError(f"boats must be {n} numbers of 0-3 (one per seat, at most 12 "
-                                f"in all), got {','.join(map(str, boats))}")
+                                f"in all), got {','.join(map(str, boats))}", "--boats")
         object.__setattr__(self, "boats", boats)
         if self.max_turns < 1:
-            raise SettingsError(f"max_turns must be a positive number, got {self.max_turns}")
+            raise SettingsError(f"max_turns must be a positive number, got {self.max_turns}",
+                                "--max-turns")
         tiebreak = self.tiebreak or ("chain" if self.players >= 5 else "shared")
         if tiebreak not in TIEBREAKS:
-            raise SettingsError(f"tiebreak must be one of {', '.join(TIEBREAKS)}, got {tiebreak!r}")
+            raise SettingsError(f"tiebreak must be one of {', '.join(TIEBREAKS)}, got {tiebreak!r}",
+                                "--tiebreak")
         object.__setattr__(self, "tiebreak", tiebreak)
+
+    @classmethod
+    def from_options(cls, players: int, strategies: str = "random", boats: str = "rules",
+                     challenges: str = "", **flags) -> Settings:
+        """Settings from the command line's strings (``--strategies greedy,random``,
+        ``--boats 2,2,1``, ``--challenge 1,3``) and its flags (the other fields, by name;
+        ``tiebreak=None`` means the rules' default)."""
+        flags["tiebreak"] = flags.get("tiebreak") or ""
+        return cls(players=players, strategies=parse_strategies(strategies),
+                   boats=parse_boats(boats), challenges=parse_challenges(challenges), **flags)
 
     @property
     def seats(self) -> int:
@@ -104,10 +180,48 @@ class Settings:
     def strategy_ids(self) -> tuple[int, ...]:
         return tuple(STRATEGY_CODES[s] for s in self.strategies)
 
+    # ------------------------------------------------------------------------ plain dicts
     def as_dict(self) -> dict:
+        """The settings without the strategies (the replay log's ``settings``; its keys are
+        part of the log format, docs/replay-log.md)."""
         return {"players": self.players, "seats": self.seats,
                 "player_of_seat": list(self.player_of_seat),
                 "boats_per_seat": list(self.boats), "lagoon_is_sea": self.lagoon_is_sea,
                 "creatures_must_move": self.creatures_must_move, "max_turns": self.max_turns,
                 "tiebreak": self.tiebreak, "challenges": list(self.challenges),
                 "dolphins": self.dolphins, "squid": self.squid, "squid_only": self.squid_only}
+
+    def to_dict(self) -> dict:
+        """``as_dict()`` plus ``strategies`` (one per seat): everything ``from_dict`` needs."""
+        return {**self.as_dict(), "strategies": list(self.strategies)}
+
+    @classmethod
+    def from_dict(cls, d: dict, strategies=None) -> Settings:
+        """The ``Settings`` that ``to_dict`` (or ``as_dict`` plus ``strategies``) describes.
+
+        The derived keys (``seats``, ``player_of_seat``) must agree with the player count;
+        unknown keys are refused, so a misspelt key cannot pass for a default."""
+        d = dict(d)
+        if strategies is None:
+            strategies = d.pop("strategies", ())
+        else:
+            d.pop("strategies", None)
+        unknown = sorted(set(d) - _DICT_KEYS)
+        if unknown:
+            raise SettingsError(f"unknown settings key {unknown[0]!r}; accepted: "
+                                f"{', '.join(sorted(_DICT_KEYS | {'strategies'}))}")
+        if "players" not in d:
+            raise SettingsError("settings need `players`")
+        derived = {k: d.pop(k) for k in ("seats", "player_of_seat") if k in d}
+        fields = {_FIELD_OF_KEY.get(k, k): tuple(v) if isinstance(v, list) else v
+                  for k, v in d.items()}
+        s = cls(strategies=tuple(strategies), **fields)
+        for key, value in derived.items():
+            if (list(value) if isinstance(value, (list, tuple)) else value) != s.as_dict()[key]:
+                raise SettingsError(f"settings say {key} {value!r}, but {s.players} players "
+                                    f"have {key} {s.as_dict()[key]!r}")
+        return s
+
+
+_FIELD_OF_KEY = {"boats_per_seat": "boats"}
+_DICT_KEYS = set(Settings(players=4).as_dict())

@@ -1,13 +1,15 @@
 """Python face of the engine: settings -> compiled runs -> a pandas table, one row per game.
 
 ``simulate`` cuts a run into chunks (for the progress bar and to bound memory) and hands each
-chunk to the parallel compiled loop. Game ``i`` depends only on (seed, i, settings), so the table
-is identical for any thread count or chunk size.
+chunk to the parallel compiled loop; ``iter_frames`` hands out each chunk's table as it is
+played, for callers that write or summarise a run without holding all of it. Game ``i``
+depends only on (seed, i, settings), so the table is identical for any thread count or chunk
+size.
 """
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Callable
+from typing import Callable, Iterator
 
 import numba
 import numpy as np
@@ -131,3 +133,14 @@ def simulate(settings: Settings, games: int, seed: int, *, first: int = 0,
                 progress(count)
     rows = np.concatenate(parts) if parts else np.empty((0, E.REC_W), np.int32)
     return records_frame(rows, settings, seed, first)
+
+
+def iter_frames(settings: Settings, games: int, seed: int, *, first: int = 0,
+                threads: int | None = None, chunk: int = 20_000) -> Iterator[pd.DataFrame]:
+    """The table of games ``first..first+games-1``, one chunk of ``chunk`` games at a time
+    (each chunk's ``records_frame``: the same columns and dtypes every time)."""
+    for start in range(first, first + games, chunk):
+        count = min(chunk, first + games - start)
+        with numba_threads(threads):
+            rows = run_records(settings, seed, start, count)
+        yield records_frame(rows, settings, seed, start)

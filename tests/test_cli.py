@@ -16,44 +16,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
+from cli_harness import CONTRACT, ROOT, assert_usage_error, invoke, listing, run_process, runner
 
 from simulator.cli import main
-
-ROOT = Path(__file__).resolve().parents[1]
-SEAT_FIELDS = ("score", "rescued", "rescued_value", "lost", "turns", "lost_serpent",
-               "lost_shark", "lost_whale", "lost_whirlpool", "lost_squid", "lost_stranded",
-               "player", "boats", "strategy")
-BACKS = ("whale", "shark", "boat", "whirlpool", "volcano", "dolphin", "wind", "move_serpent",
-         "move_shark", "move_whale", "defend_shark", "defend_whale")
-CONTRACT = (["game", "seed", "players", "seats", "end_reason", "end_seat", "turns",
-             "tiles_removed", "bonus_moves", "dolphins_placed", "squid_placed"]
-            + [f"back_{b}" for b in BACKS]
-            + [f"{f}_{s}" for s in range(6) for f in SEAT_FIELDS]
-            + ["tiebreak", "decided_by", "challenges", "dolphins", "squid", "squid_only",
-               "lagoon_is_sea", "creatures_must_move", "max_turns"])
-
-
-def runner() -> CliRunner:
-    try:
-        return CliRunner(mix_stderr=False)          # click < 8.2
-    except TypeError:
-        return CliRunner()                          # click >= 8.2: stderr is always separate
-
-
-def invoke(*args):
-    return runner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-
-def run_process(*args, cwd=ROOT):
-    """``python -m simulator.cli ARGS`` with this checkout first on the path."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, "-m", "simulator.cli", *map(str, args)], cwd=cwd,
-                          env=env, capture_output=True, text=True, timeout=600)
-
-
-def listing(path: Path) -> list[str]:
-    return sorted(p.name for p in path.iterdir())
 
 
 # ---------------------------------------------------------------------------- simulate
@@ -204,14 +169,27 @@ def test_progress_bar_goes_to_stderr(tmp_path):
     assert "game" in r.stderr and "game/s" not in r.stdout
 
 
-def test_failed_write_leaves_nothing_behind(tmp_path, monkeypatch):
-    def boom(self, path, *a, **k):
-        Path(path).write_bytes(b"partial")
-        raise OSError(28, "No space left on device")
-    monkeypatch.setattr(pd.DataFrame, "to_parquet", boom)
-    out = tmp_path / "r.parquet"
-    r = invoke("simulate", "--games", 3, "--out", out, "--no-progress")
-    assert r.exit_code == 1
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_failed_write_leaves_nothing_behind(tmp_path, monkeypatch, fmt):
+    """A write that fails half-way (disk full) removes the temporary file: one line, exit 1."""
+    import pyarrow.parquet as pq
+    calls = []
+
+    def boom(original):
+        def write(self, *a, **k):
+            calls.append(1)
+            if len(calls) == 2:                      # the first chunk went through
+                raise OSError(28, "No space left on device")
+            return original(self, *a, **k)
+        return write
+    if fmt == "parquet":
+        monkeypatch.setattr("simulator.cli.files.ROW_GROUP", 1)
+        monkeypatch.setattr(pq.ParquetWriter, "write_table", boom(pq.ParquetWriter.write_table))
+    else:
+        monkeypatch.setattr(pd.DataFrame, "to_csv", boom(pd.DataFrame.to_csv))
+    out = tmp_path / f"r.{fmt}"
+    r = invoke("simulate", "--games", 5, "--chunk", 2, "--out", out, "--no-progress")
+    assert r.exit_code == 1 and len(calls) == 2
     assert "No space left on device" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert listing(tmp_path) == []
 
@@ -234,7 +212,11 @@ BAD_SIMULATE = {
     "strategy list too short": (["--strategies", "greedy,random"], "1 or 4"),
     "strategy list too long": (["--players", 3, "--strategies", "random,random,random,random"],
                                "1 or 3"),
-    "2 players need 4 seats": (["--players", 2, "--strategies", "greedy,random"], "4 seats"),
+    "2 players take 1, 2 or 4 names": (["--players", 2, "--strategies", "greedy,random,random"],
+                                       "1, 2 or 4 comma-separated names for 2 players (4 seats)"),
+    "empty strategy list": (["--strategies", ""], "no strategy given; accepted: random, greedy"),
+    "empty strategy in a list": (["--strategies", "greedy,,random,random"],
+                                 "unknown strategy ''; accepted: random, greedy"),
     "too many players": (["--players", 7], "2<=x<=6"),
     "too few players": (["--players", 1], "2<=x<=6"),
     "boats wrong length": (["--players", 5, "--boats", "2,2,2,2"], "0-3 (one per seat"),
@@ -246,8 +228,11 @@ BAD_SIMULATE = {
     "challenge not a number": (["--challenge", "x"], "accepted: 1, 2, 3, 4, 5, 6"),
     "challenge 6 with 4 players": (["--challenge", "6"], "needs 5 or 6 players"),
     "squid-only without the squid (X7.6)": (["--squid-only"], "needs --squid"),
-    "zero games": (["--games", 0], "x>=1"),
-    "negative games": (["--games", -5], "x>=1"),
+    "zero games": (["--games", 0], "1<=x"),
+    "negative games": (["--games", -5], "1<=x"),
+    "last game past 2**63-1": (["--first", 2**63 - 2, "--games", 3],
+                               "past the last game index 2**63-1"),
+    "first past 2**63-1": (["--first", 2**63], "0<=x<=9223372036854775807"),
     "negative seed": (["--seed", -1], "0<=x"),
     "zero threads": (["--threads", 0], "x>=1"),
     "zero chunk": (["--chunk", 0], "x>=1"),
@@ -256,19 +241,12 @@ BAD_SIMULATE = {
     "unknown extension": (["--out", "{tmp}/r.txt"], "accepted: .parquet, .csv"),
     "no extension": (["--out", "{tmp}/results"], "accepted: .parquet, .csv"),
     "directory as file": (["--out", "{tmp}/adir.csv"], "is a directory"),
+    "existing directory without extension": (["--out", "{tmp}"], "is a directory"),
 }
 
 
 def _fill(args, tmp_path, ro):
     return [str(a).format(tmp=tmp_path, ro=ro) for a in args]
-
-
-def assert_usage_error(r_code, stderr, stdout, needle):
-    assert r_code == 2, (stdout, stderr)
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1, stderr
-    assert "Traceback" not in stderr and "Traceback" not in stdout
-    assert needle in lines[0], lines[0]
 
 
 @pytest.mark.parametrize("case", sorted(BAD_SIMULATE))
@@ -297,7 +275,11 @@ def test_bad_input_in_a_real_process(case, tmp_path):
 
 
 BAD_OTHER = {
-    "replay negative game": (["replay", "--seed", 1, "--game", -1], "x>=0"),
+    "replay negative game": (["replay", "--seed", 1, "--game", -1], "0<=x"),
+    "replay game past 2**63-1": (["replay", "--seed", 1, "--game", 2**63],
+                                 "0<=x<=9223372036854775807"),
+    "replay empty strategies": (["replay", "--seed", 1, "--game", 0, "--strategies", " "],
+                                "no strategy given"),
     "replay missing game": (["replay", "--seed", 1], "--game"),
     "replay bad strategy": (["replay", "--seed", 1, "--game", 0, "--strategies", "x"],
                             "accepted: random, greedy"),
@@ -313,6 +295,7 @@ BAD_OTHER = {
     "bench unknown challenge": (["bench", "--challenge", "9"], "accepted: 1, 2, 3, 4, 5, 6"),
     "bench challenge 6 for 4 players": (["bench", "--players", "4,5", "--challenge", "6"],
                                         "needs 5 or 6 players"),
+    "bench zero threads": (["bench", "--threads", 0], "x>=1"),
     "summary unknown extension": (["summary", "{tmp}/garbage.json"], ".parquet, .csv"),
 }
 
@@ -391,10 +374,11 @@ def test_referee_reports_a_corrupted_log(replayed, tmp_path, corrupt):
 
 # ---------------------------------------------------------------------------- help, bench
 def test_help_is_light():
-    """The CLI module imports neither pandas nor the compiled engine at import time."""
+    """The CLI package imports neither numpy, pandas nor the compiled engine at import time."""
     code = ("import sys, simulator.cli; "
-            "print(sorted(m for m in ('pandas', 'simulator.engine', 'simulator.simulate', "
-            "'tqdm', 'statsmodels') if m in sys.modules))")
+            "print(sorted(m for m in ('numpy', 'numba', 'pandas', 'pyarrow', 'simulator.engine', "
+            "'simulator.simulate', 'simulator.settings', 'reports.summary', 'tqdm', "
+            "'statsmodels') if m in sys.modules))")
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "[]"
@@ -439,3 +423,29 @@ def test_rule_flags_reach_the_engine_and_the_table(tmp_path):
     r = invoke("replay", "--seed", 2, "--game", 3, "--players", 3, "--strategies", "greedy",
                "--lagoon-not-sea", "--creatures-must-move", "--max-turns", 6, "--check")
     assert r.exit_code == 0 and "referee: OK" in r.output
+
+
+# ---------------------------------------------------------------------------- issue 14
+def test_two_players_named_as_players(tmp_path):
+    """B4.5: with 2 players, two names name the players: seats A,B,A,B get A,B,A,B."""
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    r = invoke("simulate", "--players", 2, "--games", 12, "--seed", 5, "--strategies",
+               "greedy,random", "--out", a, "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert "strategies greedy,random,greedy,random" in r.stdout
+    rows = [line.split() for line in r.stdout.splitlines()
+            if line.startswith(("player 0 ", "player 1 "))]
+    assert [row[4] for row in rows] == ["greedy", "random"]
+    df = pd.read_parquet(a)
+    assert [str(df[f"strategy_{s}"].iloc[0]) for s in range(4)] == ["greedy", "random"] * 2
+    same = invoke("simulate", "--players", 2, "--games", 12, "--seed", 5, "--strategies",
+                  "greedy,random,greedy,random", "--out", b, "--no-progress")
+    assert same.exit_code == 0
+    pd.testing.assert_frame_equal(df, pd.read_parquet(b))
+
+
+def test_bench_threads():
+    r = invoke("bench", "--games", 20, "--players", "3", "--repeat", 1, "--threads", 1)
+    assert r.exit_code == 0, r.output
+    head = [line for line in r.stdout.splitlines() if line.strip().startswith("players")][0]
+    assert "1 thread " in head and "1 threads" in head

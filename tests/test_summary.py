@@ -130,11 +130,14 @@ def test_wilson_bounds_match_statsmodels_and_rescue_interval_is_over_games():
     for r in t.itertuples():
         lo, hi = wilson_ref(r.wins, r.games)
         assert (r.win_lo, r.win_hi) == pytest.approx((lo, hi), abs=1e-12)
-        # rescue rate: a normal interval over games (explorers of one game are not independent)
+        # rescue rate: an interval over games (explorers of one game are not independent):
+        # normal where it fits in [0, 1] (seats 0 and 1), else Wilson of the shares' sum (seat 2)
         share = S.player_scores(df)[f"rescued_{r.player}"] / 10
         half = 1.959963984540054 * share.std(ddof=1) / math.sqrt(len(share))
-        assert (r.rescue_lo, r.rescue_hi) == pytest.approx((share.mean() - half,
-                                                            share.mean() + half), abs=1e-12)
+        normal = (share.mean() - half, share.mean() + half)
+        expected = normal if normal[0] >= 0 else wilson_ref(share.sum(), len(share))
+        assert (normal[0] >= 0) == (r.player != 2)
+        assert (r.rescue_lo, r.rescue_hi) == pytest.approx(expected, abs=1e-12)
     run = t.attrs["run"]
     assert (run["tie_lo"], run["tie_hi"]) == pytest.approx(wilson_ref(3, 4), abs=1e-12)
     assert (run["turn_cap_lo"], run["turn_cap_hi"]) == pytest.approx(wilson_ref(0, 4), abs=1e-12)
@@ -238,3 +241,135 @@ def test_x1_6_chain_winners_and_decided_steps_from_a_table():
     assert "tie-break: chain (X1.6)" in text and "rescued 33.33%" in text
     with pytest.raises(ValueError, match="shared, chain"):
         S.winners(df, "coin")
+
+
+# ---------------------------------------------------------------------------- bounded means
+def test_bounded_mean_ci_falls_back_to_wilson_outside_the_range():
+    """The no-boats run of issue 14: a rescue rate of 0.10% once printed [-0.04%, 0.24%]."""
+    x = np.r_[[0.1, 0.1], np.zeros(198)]                      # mean 0.001 over 200 games
+    m, sd, nlo, nhi, n = S.mean_ci(x)
+    assert nlo < 0                                            # the old normal interval
+    mean, lo, hi, n = S.bounded_mean_ci(x, 0, 1)
+    assert (mean, n) == (pytest.approx(0.001), 200)
+    assert (lo, hi) == pytest.approx(wilson_ref(x.sum(), 200), abs=1e-12)
+    assert 0 <= lo < mean < hi
+
+
+def test_bounded_mean_ci_all_zero_and_all_at_the_top_keep_their_width():
+    mean, lo, hi, n = S.bounded_mean_ci(np.zeros(200), 0, 1)  # nobody rescued anybody
+    assert mean == 0 and lo == 0 and hi == pytest.approx(wilson_ref(0, 200)[1]) and hi > 0.01
+    mean, lo, hi, n = S.bounded_mean_ci(np.full(50, 28), 0, 28)       # every explorer home
+    assert mean == 28 and hi == 28
+    assert lo == pytest.approx(28 * wilson_ref(50, 50)[0]) and lo < 28
+    mean, lo, hi, n = S.bounded_mean_ci(np.full(40, 400), 0, 400)     # every game capped
+    assert hi == 400 and lo < 400
+
+
+def test_bounded_mean_ci_maps_the_wilson_interval_onto_lo_hi():
+    x = np.array([3, 3, 3, 3, 3])                             # sd 0: the scaled Wilson interval
+    mean, lo, hi, n = S.bounded_mean_ci(x, 1, 6)
+    wlo, whi = wilson_ref(((x - 1) / 5).sum(), 5)
+    assert (lo, hi) == pytest.approx((1 + 5 * wlo, 1 + 5 * whi))
+
+
+def test_bounded_mean_ci_normal_branch_is_statsmodels_zconfint():
+    from statsmodels.stats.weightstats import DescrStatsW
+    rng = np.random.default_rng(3)
+    for x, hi in ((rng.integers(0, 29, 300), 28), (rng.random(80), 1),
+                  (rng.integers(20, 60, 40), 400)):
+        mean, lo, up, n = S.bounded_mean_ci(x, 0, hi)
+        assert (lo, up) == pytest.approx(DescrStatsW(x.astype(float)).zconfint_mean(), abs=1e-12)
+        assert 0 <= lo and up <= hi
+
+
+def test_bounded_mean_ci_without_an_upper_bound_is_the_normal_interval():
+    x = np.array([0, 0, 0, 1, 5])
+    m, sd, lo, hi, n = S.mean_ci(x)
+    assert S.bounded_mean_ci(x, 0, math.inf)[1:3] == pytest.approx((lo, hi))
+    assert lo < 0                                             # clipped nowhere
+    assert S.bounded_mean_ci(np.full(4, 2), 0, math.inf)[1:3] == (2, 2)
+
+
+def test_every_summary_interval_stays_in_range():
+    """Scores all zero for seat 2 and no rescues: intervals inside [0, ...], with width."""
+    df = frame(3, [[5, 3, 0], [4, 4, 0], [0, 0, 0], [2, 6, 0]])
+    t = S.summary_table(df)
+    r = t.iloc[2]
+    assert r["score_lo"] == 0 and r["score_hi"] == pytest.approx(28 * wilson_ref(0, 4)[1])
+    assert r["rescue_lo"] == 0 and r["rescue_hi"] == pytest.approx(wilson_ref(0, 4)[1])
+    assert (t["rescue_lo"] >= 0).all() and (t["score_lo"] >= 0).all()
+    run = t.attrs["run"]
+    assert run["turns_lo"] == pytest.approx(30 - 0) and run["turns_lo"] == run["turns_hi"]
+    capped = frame(3, THREE).assign(max_turns=30)              # every game ends at the cap
+    run = S.run_summary(capped)
+    assert run["turns_hi"] == 30 and run["turns_lo"] < 30
+
+
+def test_score_range_follows_the_explorers():
+    """B1.2, X1.1, X1.2, X2.3: a colour's values are 28 (10 explorers), 24 (8), 22 (7); under
+    Challenge 3 each explorer scores 1."""
+    assert S._explorer_value(np.array([10, 8, 7, 3])).tolist() == [28, 24, 22, 18]
+    df = frame(3, [[28, 0, 0]] * 4, rescued=[[10, 0, 0]] * 4)
+    assert S.summary_table(df).iloc[0]["score_hi"] == 28
+    eq = frame(3, [[10, 0, 0]] * 4, rescued=[[10, 0, 0]] * 4).assign(challenges="3")
+    assert S.summary_table(eq).iloc[0]["score_hi"] == 10
+
+
+# ---------------------------------------------------------------------------- chunks
+def test_totals_chunk_by_chunk_equal_the_whole_table():
+    rng = np.random.default_rng(5)
+    scores = rng.integers(0, 8, (97, 5)).tolist()
+    rescued = rng.integers(0, 4, (97, 5)).tolist()
+    df = frame(5, scores, rescued=rescued, turns=rng.integers(20, 60, 97).tolist(),
+               end_reasons=list(rng.choice(["volcano", "turn_cap"], 97)))
+    whole = S.summary_table(df)
+    for cut in (9, 31, 50):
+        t = S.Totals()
+        for i in range(0, len(df), cut):
+            t.add(df.iloc[i:i + cut])
+        part = t.table()
+        pd.testing.assert_frame_equal(part, whole)
+        assert part.attrs["run"] == whole.attrs["run"]
+        assert S.format_summary(part) == S.format_summary(whole)
+
+
+def test_totals_refuse_mixed_chunks_and_empty_tables():
+    t = S.Totals().add(frame(3, [[1, 0, 0]]))
+    with pytest.raises(ValueError, match="differ in players"):
+        t.add(frame(4, [[1, 0, 0, 0]]))
+    with pytest.raises(ValueError, match="no games"):
+        S.summary_table(frame(3, [[1, 0, 0]]).iloc[:0])
+
+
+# ---------------------------------------------------------------------------- saved tables
+def test_check_table_names_the_first_problem():
+    from reports.tables import check_table
+    check_table(frame(3, THREE))
+    check_table(frame(2, [[3, 1, 2, 5]], csv_like=True))
+    with pytest.raises(ValueError, match="no games"):
+        check_table(frame(3, THREE).iloc[:0])
+    short = frame(3, THREE)
+    short.loc[3, "rescued_2"] = None
+    with pytest.raises(ValueError, match=r"row 4 \(game 3\) has no rescued_2"):
+        check_table(short)
+    with pytest.raises(ValueError, match="has players 9"):
+        check_table(frame(3, THREE).assign(players=9))
+    with pytest.raises(ValueError, match="missing column 'turns'"):
+        check_table(frame(3, THREE).drop(columns="turns"))
+
+
+def test_setting_groups_and_duplicates():
+    from reports.tables import check_duplicates, setting_groups, table_header
+    a = frame(3, THREE)
+    b = frame(3, THREE, strategies=["greedy", "random", "random"])
+    df = pd.concat([a.iloc[:2], b, a.iloc[2:]], ignore_index=True)
+    groups = setting_groups(df)
+    assert [g.tolist() for g in groups] == [[0, 1, 6, 7], [2, 3, 4, 5]]
+    check_duplicates(df, groups)
+    assert table_header(df.iloc[groups[1]]) == (
+        "3 players (3 seats), strategies greedy,random,random, boats 2,2,2, challenges none, "
+        "seed 7, games 0..3")
+    dup = pd.concat([a, a.iloc[1:3]], ignore_index=True)
+    with pytest.raises(ValueError, match="2 duplicate game.*the first: game 1"):
+        check_duplicates(dup, setting_groups(dup))
+    assert len(setting_groups(dup.assign(seed=[7] * 4 + [8] * 2))) == 2    # another seed

@@ -1,0 +1,279 @@
+"""A sweep spec: an experiment file (TOML) or a command-line grid -> the grid points to play.
+
+One file per question, checked in under ``experiments/``::
+
+    name = "five-six-balance"
+    seed = 1                 # root seed, shared by every setting (common random numbers)
+    games = 200000           # per setting
+    chunk = 10000            # games per chunk (optional)
+    skip_invalid = false     # true: leave out combinations that cannot be played, saying so
+    [grid]                   # every key a list; the sweep is their cross product
+    players = [5, 6]
+    strategies = ["greedy"]  # one name for all seats, or a per-seat list (2 names = 2 players)
+    boats = ["rules", "flat", "reversed", [2, 2, 1, 1, 2]]
+    challenges = [[], [3]]
+    tiebreak = ["chain", "shared"]
+
+Grid keys besides those: ``dolphins``, ``squid``, ``squid_only`` (X5, X7, X7.6) and the rule
+flags ``lagoon_is_sea`` (R1), ``creatures_must_move`` (R2/R21), ``max_turns`` (R10). A key left
+out takes the rules' default. Every problem is a ``SpecError`` with one line naming the file, the
+key (and its line) and what is accepted; nothing is played before the whole spec is valid.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simulator.settings import RULES_BOATS, Settings, SettingsError, seats_for
+
+ALLOCATIONS = ("rules", "flat", "reversed")          # named boat allocations (X1.1, X1.2, X1.5)
+DEFAULT_CHUNK = 10_000
+MAX_INDEX = 2**63 - 1                                 # game indices and seeds are 63-bit
+TOP_KEYS = ("name", "description", "seed", "games", "chunk", "skip_invalid", "grid")
+# grid key -> (default values, what one value must be, checker of one value)
+GRID_ORDER = ("players", "strategies", "boats", "challenges", "tiebreak", "dolphins", "squid",
+              "squid_only", "lagoon_is_sea", "creatures_must_move", "max_turns")
+
+
+class SpecError(ValueError):
+    """Bad experiment file or grid: the message is one line."""
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_players(v):
+    return _is_int(v) and 2 <= v <= 6
+
+
+def _check_strategies(v):
+    return (isinstance(v, str) and v != "") or (
+        isinstance(v, list) and v and all(isinstance(x, str) and x for x in v))
+
+
+def _check_boats(v):
+    return v in ALLOCATIONS or (isinstance(v, list) and v and all(_is_int(x) for x in v))
+
+
+def _check_challenges(v):
+    return isinstance(v, list) and all(_is_int(x) for x in v)
+
+
+GRID = {
+    "players": ((4,), "a player count 2-6", _check_players),
+    "strategies": (("random",), "a strategy name or a per-seat list of names", _check_strategies),
+    "boats": (("rules",), f"one of {', '.join(ALLOCATIONS)} or a per-seat list of numbers 0-3",
+              _check_boats),
+    "challenges": (([],), "a list of challenge numbers 1-6 ([] = the base game)",
+                   _check_challenges),
+    "tiebreak": (("",), "shared or chain", lambda v: v in ("shared", "chain")),
+    "dolphins": ((False,), "true or false", lambda v: isinstance(v, bool)),
+    "squid": ((False,), "true or false", lambda v: isinstance(v, bool)),
+    "squid_only": ((False,), "true or false", lambda v: isinstance(v, bool)),
+    "lagoon_is_sea": ((True,), "true or false", lambda v: isinstance(v, bool)),
+    "creatures_must_move": ((False,), "true or false", lambda v: isinstance(v, bool)),
+    "max_turns": ((400,), "a positive number of seat-turns", lambda v: _is_int(v) and v > 0),
+}
+assert tuple(GRID) == GRID_ORDER
+
+
+@dataclass(frozen=True)
+class Point:
+    """One grid point: its label, the game settings it plays, and how its boats were named."""
+    label: str
+    settings: Settings
+    allocation: str                 # rules, flat, reversed or custom
+
+    def game_key(self) -> tuple:
+        """Points with the same key play byte-identical games: the tie-break only recounts
+        them, and named allocations can resolve to the same boats (4 players: all 2,2,2,2)."""
+        d = self.settings.to_dict()
+        d.pop("tiebreak")
+        return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in d.items()))
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A validated sweep: the points in grid order, and what the file asked for."""
+    name: str
+    seed: int
+    games: int
+    chunk: int
+    points: tuple[Point, ...]
+    grid: dict = field(compare=False)
+    skipped: tuple[str, ...] = ()       # "label: reason" of combinations left out
+    description: str = ""
+    source: str = ""                    # the file it came from, or "command line"
+
+    def identity(self) -> dict:
+        """What decides the games a run folder holds: the seed, the chunking and every point's
+        settings. (The name, description and game count do not: a run can be renamed and
+        extended.)"""
+        return {"seed": self.seed, "chunk": self.chunk,
+                "points": [{"label": p.label, "allocation": p.allocation,
+                            "settings": p.settings.to_dict()} for p in self.points]}
+
+    def chunks(self, games: int | None = None) -> list[tuple[int, int, int]]:
+        """``(index, first game, count)`` of every chunk of one setting."""
+        games = self.games if games is None else games
+        return [(k, first, min(self.chunk, games - first))
+                for k, first in enumerate(range(0, games, self.chunk))]
+
+
+# ------------------------------------------------------------------------------ labels
+def boats_label(value) -> str:
+    return value if isinstance(value, str) else ".".join(map(str, value))
+
+
+def label(s: Settings, boats) -> str:
+    """A short, stable, readable name of a grid point, e.g. ``p5-boats_rules-ch3-tb_chain-greedy``;
+    rule flags appear only when they are not the default."""
+    names = list(s.strategies)
+    if s.players == 2 and names[:2] == names[2:]:
+        names = names[:2]                                   # A,B,A,B: name the two players
+    strategy = names[0] if len(set(names)) == 1 else "+".join(names)
+    parts = [f"p{s.players}", f"boats_{boats_label(boats)}",
+             "ch" + "".join(map(str, s.challenges)) if s.challenges else "base",
+             f"tb_{s.tiebreak}", strategy]
+    if s.squid:
+        parts.append("squidonly" if s.squid_only else "squid")
+    if not s.lagoon_is_sea:
+        parts.append("lagoonland")
+    if s.creatures_must_move:
+        parts.append("mustmove")
+    if s.max_turns != 400:
+        parts.append(f"cap{s.max_turns}")
+    return "-".join(parts)
+
+
+def resolve_boats(value, players: int, challenges: tuple[int, ...]) -> tuple[tuple[int, ...], str]:
+    """A grid ``boats`` value -> (per-seat boats, allocation name). ``rules`` is X1.1/X1.2 (and
+    X6.1's two each under Challenge 6), ``flat`` two per seat while the 12-boat supply lasts,
+    ``reversed`` the rules' list backwards."""
+    seats = seats_for(players)
+    rules = (2,) * seats if 6 in challenges else RULES_BOATS[players]
+    if value == "rules":
+        return rules, "rules"
+    if value == "flat":
+        return tuple(min(2, max(0, 12 - 2 * s)) for s in range(seats)), "flat"
+    if value == "reversed":
+        return tuple(reversed(rules)), "reversed"
+    return tuple(value), "custom"
+
+
+# ------------------------------------------------------------------------------ parsing
+def _line_of(text: str, key: str) -> str:
+    """`` (line N)`` of the first assignment to ``key`` in the TOML text, if found."""
+    m = re.search(rf"^\s*({re.escape(key)}\s*=|\[{re.escape(key)}\])", text, re.M)
+    return f" (line {text.count(chr(10), 0, m.start()) + 1})" if m else ""
+
+
+def load(path: str | Path, **overrides) -> Spec:
+    """Read and validate an experiment file; ``overrides`` (``games``, ``seed``, ``chunk``: the
+    command line's) replace the file's values where not None."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SpecError(f"{path}: no such experiment file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError(f"{path}: cannot be read ({getattr(e, 'strerror', None) or e})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{path}: not valid TOML: {e}") from None
+    data.update({k: v for k, v in overrides.items() if v is not None})
+    return build(data, source=str(path), text=text)
+
+
+def build(data: dict, source: str = "command line", text: str = "") -> Spec:
+    """Validate a spec given as a dict (a parsed TOML file, or the command line's grid)."""
+    def bad(key: str, problem: str):
+        raise SpecError(f"{source}: {key}{_line_of(text, key.split('.')[-1])}: {problem}")
+
+    for key in data:
+        if key not in TOP_KEYS:
+            bad(key, f"unknown key; accepted: {', '.join(TOP_KEYS)}")
+    name = data.get("name", Path(source).stem if source != "command line" else "sweep")
+    if not isinstance(name, str) or not name.strip():
+        bad("name", "must be a non-empty string")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        bad("description", "must be a string")
+    seed = data.get("seed", 0)
+    if not _is_int(seed) or not 0 <= seed <= MAX_INDEX:
+        bad("seed", f"must be a whole number 0 to 2**63-1, got {seed!r}")
+    if "games" not in data:
+        bad("games", "missing: give the number of games per setting")
+    games, chunk = data["games"], data.get("chunk", DEFAULT_CHUNK)
+    for key, v in (("games", games), ("chunk", chunk)):
+        if not _is_int(v) or v < 1:
+            bad(key, f"must be a positive whole number, got {v!r}")
+    if games > MAX_INDEX:
+        bad("games", "past the 63-bit range of game indices")
+    skip = data.get("skip_invalid", False)
+    if not isinstance(skip, bool):
+        bad("skip_invalid", f"must be true or false, got {skip!r}")
+    grid = data.get("grid")
+    if not isinstance(grid, dict) or not grid:
+        bad("grid", "missing or empty: give a [grid] table with at least one key, e.g. "
+                    "players = [4]")
+    values = {}
+    for key in grid:
+        if key not in GRID:
+            bad(f"grid.{key}", f"unknown key; accepted: {', '.join(GRID_ORDER)}")
+    for key in GRID_ORDER:
+        default, what, ok = GRID[key]
+        if key not in grid:
+            values[key] = list(default)             # the rules' default
+            continue
+        vals = grid[key]
+        if not isinstance(vals, list) or not vals:
+            bad(f"grid.{key}", f"must be a non-empty list, each {what}, got {vals!r}")
+        for v in vals:
+            if not ok(v):
+                bad(f"grid.{key}", f"each value must be {what}, got {v!r}")
+        values[key] = vals
+    points, skipped = _expand(values, skip, bad)
+    if not points:
+        bad("grid", "no combination of the grid can be played: " + "; ".join(skipped))
+    return Spec(name=name.strip(), seed=seed, games=games, chunk=chunk, points=tuple(points),
+                grid=values, skipped=tuple(skipped), description=description, source=source)
+
+
+def _expand(values: dict, skip: bool, bad) -> tuple[list[Point], list[str]]:
+    """The cross product in grid order; invalid combinations rejected or, with skip, listed."""
+    points, skipped, seen = [], [], {}
+    for combo in itertools.product(*(values[k] for k in GRID_ORDER)):
+        v = dict(zip(GRID_ORDER, combo))
+        strategies = (v["strategies"],) if isinstance(v["strategies"], str) else \
+            tuple(v["strategies"])
+        what = (f"players={v['players']}, strategies={v['strategies']!r}, boats={v['boats']!r}, "
+                f"challenges={v['challenges']!r}")
+        try:
+            challenges = tuple(sorted(set(v["challenges"]) | ({5} if v["dolphins"] else set())))
+            boats, allocation = resolve_boats(v["boats"], v["players"], challenges)
+            s = Settings(players=v["players"], strategies=strategies, boats=boats,
+                         tiebreak=v["tiebreak"], challenges=tuple(v["challenges"]),
+                         dolphins=v["dolphins"], squid=v["squid"], squid_only=v["squid_only"],
+                         lagoon_is_sea=v["lagoon_is_sea"],
+                         creatures_must_move=v["creatures_must_move"], max_turns=v["max_turns"])
+        except SettingsError as e:
+            reason = str(e)
+            if not skip:
+                bad("grid", f"cannot play {what}: {reason} (set skip_invalid = true to leave "
+                            f"such combinations out)")
+            skipped.append(f"{what}: {reason}")
+            continue
+        name = label(s, v["boats"])
+        if name in seen:
+            if seen[name] == s:
+                bad("grid", f"the grid gives the setting {name} twice")
+            bad("grid", f"two settings share the label {name}")   # cannot happen: a guard
+        seen[name] = s
+        points.append(Point(name, s, allocation))
+    return points, skipped

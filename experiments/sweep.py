@@ -1,0 +1,269 @@
+"""Play a sweep into a run folder: every grid point's games, in chunks, resumable, exact.
+
+Game ``i`` of every setting is seeded from ``(seed, i)`` alone, so settings compared in one
+sweep share tile layouts, dice and noise streams game by game (common random numbers). Points
+with the same ``Point.game_key`` -- settings that differ only in the tie-break, or named
+allocations that resolve to the same boats -- play byte-identical games, so each chunk of them
+is played once and written once per point, recounted under its own rule.
+
+Jobs are (chunk, group of identical points); they run chunk-major, so a sweep stopped early holds
+some games of every setting. A job's records come from the threaded engine here, or from Dask
+workers (one numba thread each) that send them back: this process writes and commits every file,
+so no shared file system is needed, and the table is the same either way.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .runs import FORMAT, TABLE_VERSION, RunError, RunFolder, chunk_ok, clear, engine_hash, \
+    prepare, run_id, versions, write_chunk
+from .spec import Point, Spec
+
+
+@dataclass
+class Job:
+    k: int                          # chunk index
+    first: int
+    count: int
+    points: list[Point]             # identical games: played once, written once per point
+
+    @property
+    def settings(self):
+        return self.points[0].settings
+
+
+@dataclass
+class Outcome:
+    """What a sweep call did."""
+    games_played: int = 0           # engine games played now (a group's chunk counts once)
+    games_written: int = 0          # rows written now (once per point)
+    games_done: int = 0             # rows finished in the folder, before and now
+    games_total: int = 0
+    seconds_playing: float = 0.0    # inside the engine (or waiting for workers)
+    seconds: float = 0.0
+    stopped: bool = False           # a stop request ended it early
+    settings_done: list[str] = field(default_factory=list)
+
+
+class Stop(Exception):
+    """Raised by the stop check: leave after the chunk in flight."""
+
+
+def _meta(run: str, label: str, k: int, first: int, count: int, seed: int) -> dict:
+    return {"run": run, "setting": label, "chunk": k, "first": first, "count": count,
+            "seed": seed}
+
+
+def plan(spec: Spec, folder: RunFolder | None, run: str) -> tuple[list[Job], dict[str, int]]:
+    """The jobs still to play (chunk-major) and the games already finished per point."""
+    groups: dict[tuple, list[Point]] = {}
+    for p in spec.points:
+        groups.setdefault(p.game_key(), []).append(p)
+    done = {p.label: 0 for p in spec.points}
+    jobs = []
+    for k, first, count in spec.chunks():
+        for points in groups.values():
+            missing = []
+            for p in points:
+                path = folder.chunk_path(p.label, k) if folder else None
+                if path is not None and path.exists() and \
+                        chunk_ok(path, _meta(run, p.label, k, first, count, spec.seed)):
+                    done[p.label] += count
+                else:
+                    missing.append(p)
+            if missing:
+                jobs.append(Job(k, first, count, missing))
+    return jobs, done
+
+
+def manifest(spec: Spec, run: str, created: str | None = None) -> dict:
+    return {"format": FORMAT, "run": run, "name": spec.name, "description": spec.description,
+            "source": spec.source, "games": spec.games, "identity": spec.identity(),
+            "grid": spec.grid, "skipped": list(spec.skipped), "engine": engine_hash(),
+            "table": TABLE_VERSION, "versions": versions(),
+            "created": created or time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "updated": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+
+
+def frame(records: np.ndarray, point: Point, seed: int, first: int):
+    """The per-game table of one point's chunk: today's columns, led by ``setting`` and
+    ``allocation``."""
+    import pandas as pd
+
+    from simulator.simulate import records_frame
+    df = records_frame(records, point.settings, seed, first)
+    n = len(df)
+    df.insert(0, "allocation", pd.Categorical.from_codes(np.zeros(n, np.int8),
+                                                        categories=[point.allocation]))
+    df.insert(0, "setting", pd.Categorical.from_codes(np.zeros(n, np.int8),
+                                                     categories=[point.label]))
+    return df
+
+
+def run_sweep(spec: Spec, out, *, force_new: bool = False, threads: int | None = None,
+              scheduler: str | None = None, workers: int | None = None,
+              progress: Callable[[int], None] | None = None,
+              setting_done: Callable[[str, int], None] | None = None,
+              started: Callable[[int, int], None] | None = None,
+              stop: Callable[[], bool] = lambda: False) -> Outcome:
+    """Play what ``out`` still lacks of ``spec``. ``started(done, total)`` is called once the
+    folder is checked, ``progress(rows)`` after each chunk is committed, ``setting_done(label,
+    games)`` when a point's last chunk is; ``stop()`` is asked after each chunk (True: leave,
+    the folder stays resumable). Raises ``RunError`` (one line) before writing anything when
+    the folder cannot be used."""
+    t0 = time.perf_counter()
+    identity = spec.identity()
+    run = run_id(identity)
+    folder, old = prepare(out, identity, force_new)
+    if old is not None and old.get("games", 0) > spec.games:
+        raise RunError(f"{out} already holds {old['games']} games per setting, more than the "
+                       f"{spec.games} asked; ask for {old['games']} or more, or use --force-new")
+    cluster = Cluster(scheduler, workers) if scheduler else None      # reachable, or RunError
+    try:
+        folder.path.mkdir(parents=True, exist_ok=True)
+        return _play(spec, folder, old, run, force_new, threads, cluster, progress,
+                     setting_done, started, stop, t0)
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def _play(spec, folder, old, run, force_new, threads, cluster, progress, setting_done, started,
+          stop, t0) -> Outcome:
+    outcome = Outcome()
+    with folder.locked():
+        if force_new:
+            clear(folder)
+        folder.remove_temporaries()
+        folder.write_manifest(manifest(spec, run, old.get("created") if old else None))
+        jobs, done = plan(spec, folder if old is not None else None, run)
+        outcome.games_total = spec.games * len(spec.points)
+        outcome.games_done = sum(done.values())
+        if started:
+            started(outcome.games_done, outcome.games_total)
+        left = {p.label: 0 for p in spec.points}
+        for job in jobs:
+            for p in job.points:
+                left[p.label] += 1
+        for label, n in left.items():
+            if n == 0:
+                outcome.settings_done.append(label)
+        results = cluster.results(jobs, spec) if cluster else _local(jobs, spec, threads)
+        try:
+            for job, records, seconds in results:
+                outcome.seconds_playing += seconds
+                outcome.games_played += job.count
+                for p in job.points:
+                    write_chunk(folder.chunk_path(p.label, job.k),
+                                frame(records, p, spec.seed, job.first),
+                                _meta(run, p.label, job.k, job.first, job.count, spec.seed))
+                    outcome.games_written += job.count
+                    outcome.games_done += job.count
+                    left[p.label] -= 1
+                    if progress:
+                        progress(job.count)
+                    if left[p.label] == 0:
+                        outcome.settings_done.append(p.label)
+                        if setting_done:
+                            setting_done(p.label, spec.games)
+                if stop():
+                    outcome.stopped = True
+                    break
+        finally:
+            results.close()
+    outcome.seconds = time.perf_counter() - t0
+    return outcome
+
+
+# ------------------------------------------------------------------------------ executors
+def _local(jobs: list[Job], spec: Spec, threads: int | None) -> Iterator:
+    """Jobs on the threaded engine in this process (results identical for any thread count)."""
+    from simulator.simulate import numba_threads, run_records
+    with numba_threads(threads):
+        for job in jobs:
+            t = time.perf_counter()
+            records = run_records(job.settings, spec.seed, job.first, job.count)
+            yield job, records, time.perf_counter() - t
+
+
+def play_chunk(settings, seed: int, first: int, count: int) -> tuple[str, np.ndarray]:
+    """A Dask task: one chunk's raw records on one numba thread, with the worker's engine hash
+    (the client refuses records from other engine sources)."""
+    from simulator.simulate import numba_threads, run_records
+    with numba_threads(1):
+        return engine_hash(), run_records(settings, seed, first, count)
+
+
+class Cluster:
+    """A Dask client: ``local`` starts a LocalCluster of ``workers`` processes with one thread
+    each; anything else is a scheduler address. Connects at once: an address that cannot be
+    reached is a ``RunError`` before anything is written."""
+
+    def __init__(self, scheduler: str, workers: int | None):
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise RunError("--scheduler needs dask.distributed: pip install "
+                           "\"survive-sim[dask]\"") from None
+        self.cluster = None
+        if scheduler == "local":
+            import os
+            self.cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1,
+                                        threads_per_worker=1, processes=True,
+                                        dashboard_address=None)
+            self.client = Client(self.cluster)
+        else:
+            try:
+                self.client = Client(scheduler, timeout="10s")
+            except (OSError, TimeoutError, ValueError) as e:
+                raise RunError(f"cannot reach the Dask scheduler at {scheduler} "
+                               f"({' '.join(str(e).split())}); start one with `dask scheduler` "
+                               f"or use --scheduler local") from None
+        self.workers = workers
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+    def results(self, jobs: list[Job], spec: Spec) -> Iterator:
+        """Jobs as Dask tasks, two in flight per worker; results in the order they finish (the
+        files do not depend on it). A worker that dies mid-chunk has its task run again."""
+        from dask.distributed import as_completed
+        width = 2 * max(1, len(self.client.scheduler_info().get("workers", {}))
+                        or (self.workers or 1))
+        pending = iter(jobs)
+        started_at = {}
+
+        def submit(job):
+            fut = self.client.submit(play_chunk, job.settings, spec.seed, job.first, job.count,
+                                     pure=False, retries=3)
+            started_at[fut.key] = (job, time.perf_counter())
+            return fut
+
+        window = as_completed([submit(j) for j in _take(pending, width)])
+        for fut in window:
+            job, t = started_at.pop(fut.key)
+            worker_hash, records = fut.result()
+            if worker_hash != engine_hash():
+                raise RunError(f"a Dask worker runs other engine sources ({worker_hash}; here "
+                               f"{engine_hash()}); install the same survive-sim on every "
+                               f"worker")
+            nxt = next(pending, None)
+            if nxt is not None:
+                window.add(submit(nxt))
+            yield job, records, time.perf_counter() - t
+
+
+def _take(it, n):
+    out = []
+    for _ in range(n):
+        x = next(it, None)
+        if x is None:
+            break
+        out.append(x)
+    return out

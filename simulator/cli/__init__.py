@@ -1,0 +1,67 @@
+"""``survive-sim``: the command line (simulate, replay, referee, summary, bench).
+
+One module per command, each registering itself on the group ``main`` when imported (the list at
+the end of this file); the shared options, file writing and progress live in ``options``,
+``files`` and ``progress``. Heavy modules (numpy, pandas, the compiled engine) are imported
+inside the commands, so ``survive-sim --help`` and input errors answer at once. Bad input of any
+kind ends with one line on stderr that names the problem and the accepted values, exit code 2,
+no traceback, and no output file: every check runs before the first game is played, and files
+are written to a temporary name in the target directory and renamed into place only when
+complete. Ctrl-C and SIGTERM remove the temporary file too (exit codes 130 and 143).
+"""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .files import Terminated, signals_unwind
+from .options import one_line
+
+
+class OneLineErrors(click.Group):
+    """A click group whose usage errors are a single line on stderr (exit code 2).
+
+    click's own report adds a usage line and a hint; here the message alone, prefixed with the
+    command that failed, so scripts and people see exactly one line naming the problem. During
+    the command SIGINT and SIGTERM unwind the stack (``files.signals_unwind``) so that no
+    temporary file is left, and end with the shell's codes 130 and 143."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        prog_name = prog_name or "survive-sim"
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            with signals_unwind():
+                rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.Abort as e:
+            interrupted = isinstance(e.__cause__ or e.__context__, KeyboardInterrupt)
+            click.echo(f"{prog_name}: {'interrupted' if interrupted else 'aborted'}", err=True)
+            sys.exit(130 if interrupted else 1)
+        except KeyboardInterrupt:
+            click.echo(f"{prog_name}: interrupted", err=True)
+            sys.exit(130)
+        except Terminated as e:
+            click.echo(f"{prog_name}: terminated", err=True)
+            sys.exit(e.code)
+        except click.ClickException as e:
+            ctx = getattr(e, "ctx", None)
+            where = ctx.command_path if ctx is not None else prog_name
+            click.echo(f"{where}: error: {one_line(e.format_message())}", err=True)
+            sys.exit(e.exit_code)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="survive-sim", prog_name="survive-sim")
+def main():
+    """Balance simulator for Survive: Escape from Atlantis! (2-6 players).
+
+    Game i of a run is a pure function of (seed, i, settings): any game of a results table can be
+    replayed move by move with `survive-sim replay`.
+    """
+
+
+# The commands. Each module adds its command to `main` when imported: a new command is a new
+# module here and one more name in this list.
+from . import bench, referee, replay, simulate, stats, summary, sweep  # noqa: E402,F401

@@ -1,0 +1,118 @@
+"""``survive-sim bench``: games per second per player count and strategy, with one thread and
+with all (or ``--threads``) threads, after a description of the machine."""
+from __future__ import annotations
+
+import os
+import time
+
+import click
+
+from . import main
+from .options import challenges_label, checked, expansions_label, seed_option, settings_from
+from .progress import compile_note
+
+
+def machine() -> str:
+    """One line: CPU model, physical cores (from /proc/cpuinfo), logical and usable CPUs, numba's
+    threads, Python and the OS."""
+    import platform
+
+    import numba
+    model, cores = "unknown CPU", set()
+    try:
+        phys = core = None
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                key, value = key.strip(), value.strip()
+                if key == "model name" and model == "unknown CPU":
+                    model = value
+                elif key == "physical id":
+                    phys = value
+                elif key == "core id":
+                    core = value
+                    cores.add((phys, core))
+    except OSError:
+        model = platform.processor() or model
+    logical = os.cpu_count() or 1
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = logical
+    physical = f"{len(cores)} physical cores, " if cores else ""
+    return (f"machine: {model}; {physical}{logical} logical CPUs ({usable} usable); "
+            f"numba {numba.__version__} with {numba.config.NUMBA_NUM_THREADS} threads; "
+            f"Python {platform.python_version()}; {platform.system()} {platform.machine()}")
+
+
+@main.command(short_help="Measure games per second (1 thread / all threads).")
+@click.option("--games", type=click.IntRange(min=1), default=None,
+              help="Games per run (default: about --seconds of play per run).")
+@click.option("--seconds", type=click.FloatRange(min=0.1, max=600), default=2.0,
+              show_default=True, help="Target time per run when --games is not given.")
+@click.option("--repeat", type=click.IntRange(min=1, max=100), default=3, show_default=True,
+              help="Runs per cell; the best is reported (other load only ever slows a run).")
+@click.option("--players", "players_list", default="2,3,4,5,6", show_default=True,
+              metavar="LIST", help="Player counts to measure (comma-separated, each 2-6).")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Threads of the multi-thread column (default: all).")
+@click.option("--challenge", "challenges", default="", metavar="LIST",
+              help="Challenges in force while timing (as for simulate; 6 only with 5-6 "
+                   "players). Default: none (the base game).")
+@click.option("--dolphins", is_flag=True, help="Time with X5 Dolphins & Dive Dice.")
+@click.option("--squid", is_flag=True, help="Time with X7 the Giant Squid.")
+@click.option("--squid-only", is_flag=True, help="X7.6: squid instead of whales (with --squid).")
+@seed_option
+def bench(games, seconds, repeat, players_list, threads, challenges, dolphins, squid, squid_only,
+          seed):
+    """Games per second per player count, for `random` and `greedy` in every seat, with one
+    thread and with all threads (or --threads). Each cell is the best of --repeat timed runs (as
+    timeit reports), with the slowest run shown too: on a shared machine the spread is the
+    noise."""
+    from simulator.settings import parse_player_counts
+    counts = checked(parse_player_counts, players_list)
+    runs = {(p, s): settings_from(p, s, challenges=challenges, dolphins=dolphins, squid=squid,
+                                  squid_only=squid_only)                # bad input: exit 2
+            for p in counts for s in ("random", "greedy")}
+    import numba
+
+    from simulator.settings import Settings
+    from simulator.simulate import numba_threads, run_records
+    from simulator.simulate import simulate as run
+    many = min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)
+    click.echo(machine())
+    compile_note("run_games", False)
+    for n in (1, many):                                       # warm up: load/compile, threads
+        with numba_threads(n):
+            run_records(Settings(players=4), seed, 0, 2 * n)
+    mode = f"{games} games per run" if games else f"about {seconds:g} s of games per run"
+    shown = runs[counts[0], "random"]
+    click.echo(f"games per second (simulate(), seed {seed}, {mode}, best of {repeat} runs "
+               f"[slowest]; n = games per run; challenges {challenges_label(shown)}"
+               f"{expansions_label(shown)})")
+    head = (f"{'players':>7}  {'strategy':<8}  {'1 thread':>18}  {'n':>7}  "
+            f"{f'{many} threads':>18}  {'n':>7}  {'speed-up':>8}")
+    click.echo(head)
+    for players in counts:
+        for strategy in ("random", "greedy"):
+            settings = runs[players, strategy]
+            cells = []
+            for n_threads in (1, many):
+                first = 1_000_000 * (1 + len(cells))
+                with numba_threads(n_threads):
+                    n = games
+                    if n is None:                             # size the runs from a probe
+                        probe = 32 * n_threads
+                        t0 = time.perf_counter()
+                        run_records(settings, seed, first, probe)
+                        rate = probe / max(time.perf_counter() - t0, 1e-9)
+                        n = max(probe, int(rate * seconds))
+                    rates = []
+                    for _ in range(repeat):                   # the same games each run
+                        t0 = time.perf_counter()
+                        run(settings, n, seed, first=first, threads=n_threads)
+                        rates.append(n / max(time.perf_counter() - t0, 1e-9))
+                    cells.append((n, max(rates), min(rates)))
+            (n1, r1, s1), (nn, rn, sn) = cells
+            click.echo(f"{players:>7}  {strategy:<8}  {r1:>9,.0f} {f'[{s1:,.0f}]':>8}  {n1:>7}  "
+                       f"{rn:>9,.0f} {f'[{sn:,.0f}]':>8}  {nn:>7}  {rn / r1:>7.2f}x")

@@ -1,0 +1,221 @@
+"""Files the commands write and read: never half-written, never left behind.
+
+Every file is written to a temporary name beside its target (``.NAME.*.tmp``), flushed to disk
+and renamed into place only when complete. Any exception removes the temporary file, and so do
+Ctrl-C and SIGTERM: ``signals_unwind`` turns both into exceptions, so that the clean-up code
+runs. The per-game table is written chunk by chunk as the games are played (``table_writer``),
+so that its size in memory does not grow with the run.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import tempfile
+import threading
+
+from .options import bad
+
+OUT_FORMATS = {".parquet": "parquet", ".csv": "csv"}
+ROW_GROUP = 10_000                   # Parquet rows per row group, at least (small chunks merge)
+
+
+# ---------------------------------------------------------------------------- signals
+class Terminated(BaseException):
+    """SIGTERM arrived: raised in the main thread so that ``finally`` and clean-up code run.
+    A ``BaseException`` like ``KeyboardInterrupt``, so that ``except Exception`` ignores it."""
+
+    def __init__(self, signum: int):
+        super().__init__(f"signal {signum}")
+        self.code = 128 + signum       # the shell's convention: 143 for SIGTERM
+
+
+@contextlib.contextmanager
+def signals_unwind():
+    """While the block runs, SIGINT raises ``KeyboardInterrupt`` and SIGTERM ``Terminated``,
+    once each: a second signal during the clean-up is ignored. Signals the process inherited
+    as ignored (``nohup``, background jobs) stay ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    wanted = (signal.SIGINT, signal.SIGTERM)
+
+    def handler(signum, frame):
+        for s in wanted:
+            if s in old:
+                signal.signal(s, signal.SIG_IGN)
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise Terminated(signum)
+
+    old = {s: signal.getsignal(s) for s in wanted}
+    old = {s: h for s, h in old.items() if h is not None and h != signal.SIG_IGN}
+    for s in old:
+        signal.signal(s, handler)
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+# ---------------------------------------------------------------------------- checks
+def out_format(path: str, param: str | None = "--out") -> str:
+    """``parquet`` or ``csv`` from the file name; a directory or another extension is bad
+    input."""
+    if os.path.isdir(path):
+        bad(f"{path} is a directory; give a file name ending in "
+            f"{' or '.join(OUT_FORMATS)}", param)
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in OUT_FORMATS:
+        bad(f"unknown table extension {ext or '(none)'!r} in {path}; accepted: "
+            f"{', '.join(OUT_FORMATS)}", param)
+    return OUT_FORMATS[ext]
+
+
+def check_writable(path: str, param: str) -> None:
+    """The file ``path`` can be created: its directory exists and accepts a new file."""
+    if os.path.isdir(path):
+        bad(f"{path} is a directory; give a file name", param)
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        bad(f"directory {directory} does not exist; create it or choose an existing one", param)
+    try:
+        fd, probe = tempfile.mkstemp(dir=directory, prefix=".survive-sim-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        bad(f"directory {directory} is not writable ({e.strerror or e}); "
+            f"choose a writable directory", param)
+
+
+# ---------------------------------------------------------------------------- writing
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@contextlib.contextmanager
+def atomic_file(path: str, mode: str = "wb", **open_args):
+    """An open temporary file beside ``path``; renamed to ``path`` (after flush and fsync)
+    when the block ends normally, removed when it raises anything (Ctrl-C and SIGTERM too)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    tmp = f = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
+                                   suffix=".tmp")
+        f = os.fdopen(fd, mode, **open_args)
+        yield f
+        f.flush()
+        os.fsync(f.fileno())
+        f.close()
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        if f is not None:
+            with contextlib.suppress(Exception):
+                f.close()
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise
+
+
+class _CsvSink:
+    def __init__(self, f):
+        self.f, self.header = f, True
+
+    def write(self, df) -> None:
+        df.to_csv(self.f, index=False, header=self.header)
+        self.header = False
+
+    def close(self) -> None:
+        pass
+
+    def abandon(self) -> None:
+        pass
+
+
+class _ParquetSink:
+    """Row groups of one schema, fixed by the first chunk: every chunk of ``records_frame``
+    has the same columns, dtypes and categories, so the file reads back as one write would."""
+
+    def __init__(self, f):
+        self.f, self.schema, self.writer, self.pending, self.rows = f, None, None, [], 0
+
+    def write(self, df) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        if self.schema is None:
+            table = pa.Table.from_pandas(df, preserve_index=False)
+            self.schema = table.schema
+            self.writer = pq.ParquetWriter(self.f, self.schema)
+        else:
+            table = pa.Table.from_pandas(df, schema=self.schema, preserve_index=False)
+        self.pending.append(table)
+        self.rows += len(df)
+        if self.rows >= ROW_GROUP:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            import pyarrow as pa
+            self.writer.write_table(pa.concat_tables(self.pending))
+            self.pending, self.rows = [], 0
+
+    def close(self) -> None:
+        self.flush()
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+    def abandon(self) -> None:
+        """Close without writing what is pending (the file is about to be removed)."""
+        self.pending = []
+        if self.writer is not None:
+            with contextlib.suppress(Exception):
+                self.writer.close()
+            self.writer = None
+
+
+class TableWriter:
+    """What ``table_writer`` yields: ``write(chunk)``; ``games`` and ``columns`` so far."""
+
+    def __init__(self, sink):
+        self.sink, self.games, self.columns = sink, 0, 0
+
+    def write(self, df) -> None:
+        self.sink.write(df)
+        self.games += len(df)
+        self.columns = df.shape[1]
+
+
+@contextlib.contextmanager
+def table_writer(path: str):
+    """Write a per-game table chunk by chunk (``.parquet`` or ``.csv`` by its name) into an
+    ``atomic_file``: the file appears, complete, when the block ends without an error."""
+    fmt = out_format(path)
+    mode, args = ("wb", {}) if fmt == "parquet" else ("w", {"newline": "", "encoding": "utf-8"})
+    with atomic_file(path, mode, **args) as f:
+        sink = _ParquetSink(f) if fmt == "parquet" else _CsvSink(f)
+        try:
+            yield TableWriter(sink)
+        except BaseException:
+            sink.abandon()                            # the file is removed anyway
+            raise
+        sink.close()
+
+
+def write_text(path: str, text: str) -> None:
+    with atomic_file(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+# ---------------------------------------------------------------------------- reading
+def read_table(path: str):
+    """A saved per-game table (Parquet or CSV by its name) as a pandas frame."""
+    import pandas as pd
+    fmt = out_format(path, None)
+    return pd.read_parquet(path) if fmt == "parquet" else pd.read_csv(path)
+

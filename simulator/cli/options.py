@@ -1,0 +1,110 @@
+"""The options several commands share, and the turning of bad input into one-line usage errors.
+
+What values are accepted is decided by ``simulator.settings`` alone (``Settings.from_options``
+parses the strings); here ``SettingsError`` becomes click's usage error (exit code 2). Only
+light modules are imported at start-up: ``simulator.settings`` pulls numpy, so it is imported
+when a command runs.
+"""
+from __future__ import annotations
+
+from typing import NoReturn
+
+import click
+
+from strategies import STRATEGY_CODES
+
+INDEX_MAX = 2**63 - 1                 # seeds and game indices are int64
+STRATEGY_HELP = ", ".join(STRATEGY_CODES)
+
+
+def one_line(text) -> str:
+    return " ".join(str(text).split())
+
+
+def bad(message: str, param: str | None = None) -> NoReturn:
+    """Raise click's usage error (exit 2) for ``param`` (an option name) or the command."""
+    if param:
+        raise click.BadParameter(message, param_hint=f"'{param}'")
+    raise click.UsageError(message)
+
+
+def checked(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` with ``SettingsError`` turned into a usage error."""
+    from simulator.settings import SettingsError
+    try:
+        return fn(*args, **kwargs)
+    except SettingsError as e:
+        message = str(e)
+        bad(message, e.param if e.param and not message.startswith(e.param) else None)
+
+
+def settings_from(players: int, strategies: str = "random", **rules):
+    """Validated ``Settings`` from the command line's values (``rule_options``' names)."""
+    from simulator.settings import Settings
+    return checked(Settings.from_options, players, strategies, **rules)
+
+
+def check_last_game(first: int, games: int) -> None:
+    """Game indices are int64: the last one, ``first + games - 1``, must fit."""
+    if first + games - 1 > INDEX_MAX:
+        bad(f"--first {first} + --games {games} - 1 = {first + games - 1} is past the last game "
+            f"index 2**63-1 = {INDEX_MAX}; lower --first or --games", "--games")
+
+
+players_option = click.option(
+    "--players", type=click.IntRange(2, 6), default=4, show_default=True,
+    help="Number of players (2-6). 2 players sit as 4 seats A,B,A,B.")
+strategies_option = click.option(
+    "--strategies", default="random", show_default=True, metavar="NAMES",
+    help=f"One strategy for every seat, or a comma-separated name per seat; with 2 players "
+         f"also one name per player (A,B: seats A,B,A,B). Accepted: {STRATEGY_HELP}.")
+seed_option = click.option(
+    "--seed", type=click.IntRange(0, INDEX_MAX), default=0, show_default=True,
+    help="Root seed (0 to 2**63-1).")
+tiebreak_option = click.option(
+    "--tiebreak", type=click.Choice(["shared", "chain"]), default=None,
+    help="How ties are counted (B7.3, X1.6): shared win, or the 5-6 player chain. "
+         "[default: chain for 5-6 players, shared for 2-4]")
+
+
+def expansion_options(f):
+    """--challenge, --dolphins, --squid, --squid-only (simulate, replay, bench)."""
+    f = click.option("--squid-only", is_flag=True,
+                     help="X7.6 (with --squid): giant squid replace the whales.")(f)
+    f = click.option("--squid", is_flag=True,
+                     help="X7: the Giant Squid mini-expansion.")(f)
+    f = click.option("--dolphins", is_flag=True,
+                     help="X5: Dolphins & Dive Dice (the same as --challenge 5).")(f)
+    f = click.option("--challenge", "challenges", default="", metavar="LIST",
+                     help="Challenge rules in force, comma-separated (X2-X6): 1 Densely "
+                          "Populated, 2 Leave No One Behind, 3 Everyone is Equal, 4 Atlantis "
+                          "is Gone, 5 Dolphins & Dive Dice, 6 Overpopulated (5-6 players). "
+                          "Default: none.")(f)
+    return f
+
+
+def rule_options(f):
+    """The variant flags of RULES.md (X1.5, B7.3/X1.6, R1, R2/R21, R10) and the expansions,
+    shared by simulate and replay; their names are ``Settings.from_options``' keywords."""
+    f = tiebreak_option(f)
+    f = expansion_options(f)
+    f = click.option("--boats", default="rules", show_default=True, metavar="LIST",
+                     help="Boats per seat (X1.5): `rules` (2 each for 2-4 players, 1,1,2,2,2 "
+                          "for 5, 1,1,1,1,2,2 for 6) or one number 0-3 per seat, at most 12 "
+                          "in all, e.g. 2,2,2,2,2.")(f)
+    f = click.option("--max-turns", type=click.IntRange(min=1), default=400, show_default=True,
+                     help="R10: turn cap (seat-turns); capped games end as `turn_cap`.")(f)
+    f = click.option("--creatures-must-move", is_flag=True,
+                     help="R2/R21: a die-moved creature may not stay put when it can move.")(f)
+    f = click.option("--lagoon-is-sea/--lagoon-not-sea", default=True, show_default=True,
+                     help="R1: whether the lagoon counts as sea when choosing the tile to sink.")(f)
+    return f
+
+
+def challenges_label(settings) -> str:
+    return ",".join(map(str, settings.challenges)) or "none"
+
+
+def expansions_label(settings) -> str:
+    """', squid' / ', squid only' for a run's header (dolphins show as challenge 5)."""
+    return ", squid only" if settings.squid_only else (", squid" if settings.squid else "")

@@ -1,0 +1,53 @@
+"""``survive-sim replay``: play one game again with its full event log, print it turn by turn,
+optionally save the JSON log and check it with the referee."""
+from __future__ import annotations
+
+import click
+
+from . import main
+from .files import check_writable, write_text
+from .options import (INDEX_MAX, one_line, players_option, rule_options, seed_option,
+                      settings_from, strategies_option)
+from .progress import compile_note
+from .referee import report
+
+
+@main.command(short_help="Print one game turn by turn (and its JSON log).")
+@seed_option
+@click.option("--game", type=click.IntRange(0, INDEX_MAX), required=True,
+              help="Index of the game within the seed's run (0-based, the table's `game`).")
+@players_option
+@strategies_option
+@click.option("--json", "json_path", type=str, default=None, metavar="FILE",
+              help="Also write the machine-readable log (docs/replay-log.md) to FILE.")
+@click.option("--check", is_flag=True,
+              help="Re-check the log with the independent referee (exit 1 on a discrepancy).")
+@rule_options
+def replay(seed, game, players, strategies, json_path, check, **rules):
+    """Replay one game and print it turn by turn.
+
+    Use the same --players, --strategies and rule flags as the run that produced the game."""
+    import json
+
+    settings = settings_from(players, strategies, **rules)
+    if json_path is not None:
+        check_writable(json_path, "--json")
+
+    from simulator.replay import format_log, game_log
+
+    compile_note("run_games", False)          # replay_game itself compiles in seconds
+    try:
+        log = game_log(settings, seed, game)
+    except RuntimeError as e:
+        raise click.ClickException(one_line(e))
+    click.echo(format_log(log))
+    text = json.dumps(log, separators=(",", ":"))
+    if json_path is not None:
+        try:
+            write_text(json_path, text + "\n")
+        except OSError as e:
+            raise click.ClickException(f"could not write {json_path}: {e.strerror or e}")
+        click.echo(f"wrote {json_path}")
+    if check:
+        from simulator.referee import check as referee_check
+        report(referee_check(json.loads(text)))      # exactly what the file holds

@@ -1,0 +1,246 @@
+"""``survive-sim sweep``: play a grid of settings into a resumable run folder.
+
+The grid comes from an experiment file (``experiments/*.toml``) or from the options, for quick
+questions; ``--games`` overrides the file's count (a quick version of any study). Every check
+(the spec, the folder, the scheduler's address) runs before the first game: bad input is one
+line, exit 2, and no folder. Ctrl-C or SIGTERM stops after the chunk in flight (exit 130 /
+143) and leaves a folder the same command resumes.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+import click
+
+from . import main
+from .options import bad, one_line
+
+GRID_HELP = ("With SPEC the grid is the file's; without it the options below give it (each a "
+             "comma-separated list of alternatives unless said otherwise).")
+
+
+def _alternatives(value: str | None, convert=str) -> list | None:
+    if value is None:
+        return None
+    parts = [p.strip() for p in value.split(",")]
+    if any(not p for p in parts):
+        return [""]                                      # reported by the spec's checks
+    try:
+        return [convert(p) for p in parts]
+    except ValueError:
+        return [p for p in parts]
+
+
+def _boats_value(text: str):
+    """``rules`` / ``flat`` / ``reversed``, or a per-seat list written with dots (2.2.1.1.2)."""
+    if "." in text or text.isdigit():
+        try:
+            return [int(x) for x in text.split(".")]
+        except ValueError:
+            return text
+    return text
+
+
+def _challenge_sets(values: tuple[str, ...]) -> list | None:
+    if not values:
+        return None
+    out = []
+    for v in values:
+        v = v.strip()
+        if v in ("", "none", "base"):
+            out.append([])
+            continue
+        try:
+            out.append([int(x) for x in v.split(",")])
+        except ValueError:
+            bad(f"challenge set {v!r}: give comma-separated challenge numbers 1-6, or none",
+                "--challenge")
+    return out
+
+
+def _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squid_only,
+          lagoon_not_sea, creatures_must_move, max_turns) -> dict:
+    grid = {}
+    if players is not None:
+        grid["players"] = _alternatives(players, int)
+    if strategies:
+        grid["strategies"] = [s.split(",") if "," in s else s for s in
+                              (x.strip() for x in strategies)]
+    if boats is not None:
+        grid["boats"] = [_boats_value(b) for b in _alternatives(boats)]
+    if challenges:
+        grid["challenges"] = _challenge_sets(challenges)
+    if tiebreak is not None:
+        grid["tiebreak"] = _alternatives(tiebreak)
+    for key, flag in (("dolphins", dolphins), ("squid", squid), ("squid_only", squid_only),
+                      ("creatures_must_move", creatures_must_move)):
+        if flag:
+            grid[key] = [True]
+    if lagoon_not_sea:
+        grid["lagoon_is_sea"] = [False]
+    if max_turns is not None:
+        grid["max_turns"] = _alternatives(max_turns, int)
+    return grid
+
+
+@main.command(short_help="Play a grid of settings into a resumable run folder.")
+@click.argument("spec_file", metavar="[SPEC]", required=False,
+                type=click.Path(dir_okay=False))
+@click.option("--out", required=True, metavar="FOLDER",
+              help="The run folder (a Parquet dataset; re-running resumes it).")
+@click.option("--games", type=click.IntRange(min=1), default=None,
+              help="Games per setting (overrides the file's `games`).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="Root seed shared by every setting (overrides the file's).")
+@click.option("--chunk", type=click.IntRange(min=1), default=None,
+              help="Games per chunk file (overrides the file's; default 10000).")
+@click.option("--players", default=None, metavar="LIST", help="Player counts, e.g. 5,6.")
+@click.option("--strategies", multiple=True, metavar="NAMES",
+              help="A strategy for every seat, or a comma-separated name per seat; repeat the "
+                   "option for alternatives.")
+@click.option("--boats", default=None, metavar="LIST",
+              help="Allocations: rules, flat, reversed, or per-seat lists written with dots "
+                   "(2.2.1.1.2).")
+@click.option("--challenge", "challenges", multiple=True, metavar="SET",
+              help="A challenge set (comma-separated numbers, or none); repeat for "
+                   "alternatives.")
+@click.option("--tiebreak", default=None, metavar="LIST", help="shared, chain, or both.")
+@click.option("--dolphins", is_flag=True, help="X5 in every setting.")
+@click.option("--squid", is_flag=True, help="X7 in every setting.")
+@click.option("--squid-only", is_flag=True, help="X7.6 in every setting (with --squid).")
+@click.option("--lagoon-not-sea", is_flag=True, help="R1 the other way in every setting.")
+@click.option("--creatures-must-move", is_flag=True, help="R2/R21 in every setting.")
+@click.option("--max-turns", default=None, metavar="LIST", help="R10 turn caps.")
+@click.option("--skip-invalid", is_flag=True,
+              help="Leave out combinations that cannot be played (saying which).")
+@click.option("--plan", is_flag=True,
+              help="Print the settings, games, estimated time and seat-share precision; play "
+                   "nothing.")
+@click.option("--force-new", is_flag=True,
+              help="Replace a run folder made by another spec or engine (its games are lost).")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Engine threads without a scheduler (default: all). Results do not depend "
+                   "on it.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Play on Dask: `local` starts a LocalCluster, tcp://HOST:PORT uses a running "
+                   "scheduler (pip install \"survive-sim[dask]\").")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes of --scheduler local (default: one per core).")
+@click.option("--no-progress", is_flag=True, help="No progress bar or lines on stderr.")
+def sweep(spec_file, out, games, seed, chunk, players, strategies, boats, challenges, tiebreak,
+          dolphins, squid, squid_only, lagoon_not_sea, creatures_must_move, max_turns,
+          skip_invalid, plan, force_new, threads, scheduler, workers, no_progress):
+    """Play every setting of a grid into the run folder --out.
+
+    SPEC is an experiment file (TOML, see experiments/); without it the grid options give the
+    grid. Settings share the seed game by game. Re-running the same command resumes an
+    interrupted sweep; the folder is read with `pandas.read_parquet(FOLDER)` or `survive-sim
+    stats FOLDER`."""
+    from experiments import spec as specs
+    grid = _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squid_only,
+                 lagoon_not_sea, creatures_must_move, max_turns)
+    try:
+        if spec_file is not None:
+            if grid or skip_invalid:
+                bad("give the grid in SPEC or as options, not both", None)
+            spec = specs.load(spec_file, games=games, seed=seed, chunk=chunk)
+        else:
+            if not grid:
+                bad("give an experiment file SPEC or the grid as options (at least --players)")
+            data = {"name": os.path.basename(os.path.normpath(out)) or "sweep",
+                    "seed": 0 if seed is None else seed, "games": games or 0, "grid": grid,
+                    "skip_invalid": skip_invalid}
+            if games is None:
+                bad("--games is needed without an experiment file", "--games")
+            if chunk is not None:
+                data["chunk"] = chunk
+            spec = specs.build(data)
+    except specs.SpecError as e:
+        bad(str(e))
+    if scheduler is None and workers is not None:
+        bad("--workers needs --scheduler local", "--workers")
+    for line in spec.skipped:
+        click.echo(f"skipped: {line}", err=True)
+    if plan:
+        _print_plan(spec, threads, scheduler, workers)
+        return
+    _run(spec, out, force_new, threads, scheduler, workers, no_progress)
+
+
+def _print_plan(spec, threads, scheduler, workers) -> None:
+    from experiments.plan import describe
+    click.echo(describe(spec, threads=threads, workers=workers if scheduler else None))
+
+
+class _Signals:
+    """SIGINT / SIGTERM ask the sweep to stop after the chunk in flight."""
+
+    def __init__(self):
+        self.got = None
+
+    def __enter__(self):
+        self.old = {s: signal.signal(s, self._handle) for s in (signal.SIGINT, signal.SIGTERM)}
+        return self
+
+    def _handle(self, signum, frame):
+        if self.got is not None:                 # a second one: leave now (still resumable)
+            raise KeyboardInterrupt
+        self.got = signum
+
+    def __exit__(self, *exc):
+        for s, h in self.old.items():
+            signal.signal(s, h)
+        return False
+
+    @property
+    def code(self) -> int:
+        return 128 + int(self.got)
+
+
+def _run(spec, out, force_new, threads, scheduler, workers, no_progress) -> None:
+    from experiments.runs import RunError
+    from experiments.sweep import run_sweep
+
+    from .progress import Progress, compile_note
+    compile_note("run_games", no_progress)
+    tty = sys.stderr.isatty()
+    bar = None
+
+    def started(done, total):
+        nonlocal bar
+        if not no_progress:
+            click.echo(f"sweep {spec.name}: {len(spec.points)} settings x {spec.games} games "
+                       f"(seed {spec.seed}) into {out}; {done} of {total} games already there",
+                       err=True)
+        if tty and not no_progress:
+            bar = Progress(total=total, unit="game", desc="sweep")
+            bar.update(done)
+
+    def setting_done(label, n):
+        if not tty and not no_progress:
+            click.echo(f"done: {label} ({n} games)", err=True)
+
+    with _Signals() as sig:
+        try:
+            outcome = run_sweep(spec, out, force_new=force_new, threads=threads,
+                                scheduler=scheduler, workers=workers,
+                                progress=lambda n: bar.update(n) if bar else None,
+                                setting_done=setting_done, started=started,
+                                stop=lambda: sig.got is not None)
+        except RunError as e:
+            bad(str(e))
+        except RuntimeError as e:                             # an engine error names the game
+            raise click.ClickException(one_line(e))
+        finally:
+            if bar is not None:
+                bar.close()
+    rate = outcome.games_played / max(outcome.seconds, 1e-9)
+    if outcome.stopped:
+        click.echo(f"stopped after {outcome.games_done} of {outcome.games_total} games; run the "
+                   f"same command to resume", err=True)
+        sys.exit(sig.code)
+    click.echo(f"{out}: {outcome.games_done} games of {len(spec.points)} settings "
+               f"({outcome.games_played} played now, {rate:,.0f} games/s); read it with "
+               f"`survive-sim stats {out}`")
