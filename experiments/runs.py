@@ -108,15 +108,15 @@ def _atomic(path: Path, write) -> None:
         raise
 
 
-def write_chunk(path: Path, frame, meta: dict) -> None:
-    """One chunk's table, its identity in the Parquet footer, page checksums on (zstd: a
-    quarter smaller than snappy here, at the same speed)."""
-    import pyarrow as pa
+def write_chunk(path: Path, table, meta: dict) -> None:
+    """One chunk's Arrow table, its identity in the Parquet footer, page checksums on. zstd
+    (a quarter smaller than snappy here, at the same speed); statistics for ``game`` only
+    (what ``chunk_ok`` reads; the rest cost a sixth of the writing time)."""
     import pyarrow.parquet as pq
-    table = pa.Table.from_pandas(frame, preserve_index=False)
     table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                            META_KEY: json.dumps(meta).encode()})
     _atomic(path, lambda f: pq.write_table(table, f, compression="zstd",
+                                           write_statistics=["game"],
                                            write_page_checksum=True))
 
 

@@ -168,18 +168,36 @@ def resolve_boats(value, players: int, challenges: tuple[int, ...]) -> tuple[tup
 # ------------------------------------------------------------------------------ parsing
 def _line_of(text: str, key: str) -> str:
     """`` (line N)`` of the first assignment to ``key`` in the TOML text, if found."""
-    m = re.search(rf"^\s*({re.escape(key)}\s*=|\[{re.escape(key)}\])", text, re.M)
+    m = re.search(rf"^\s*({re.escape(key)}\s*=|\[{re.escape(key)}\])", text, re.MULTILINE)
     return f" (line {text.count(chr(10), 0, m.start()) + 1})" if m else ""
 
 
+def studies() -> list[str]:
+    """The experiment files that ship with the package (``experiments/*.toml``)."""
+    return sorted(p.stem for p in Path(__file__).parent.glob("*.toml"))
+
+
+def find(name: str | Path) -> Path:
+    """A path as given, or the name of a study that ships with the package
+    (``five_six_balance`` or ``five_six_balance.toml``), so that an installed package runs its
+    studies from any folder."""
+    path = Path(name)
+    if path.exists() or path.parent != Path("."):
+        return path
+    shipped = Path(__file__).parent / (path.name if path.suffix == ".toml" else f"{path}.toml")
+    return shipped if shipped.exists() else path
+
+
 def load(path: str | Path, **overrides) -> Spec:
-    """Read and validate an experiment file; ``overrides`` (``games``, ``seed``, ``chunk``: the
-    command line's) replace the file's values where not None."""
-    path = Path(path)
+    """Read and validate an experiment file (a path, or a shipped study's name: ``find``);
+    ``overrides`` (``games``, ``seed``, ``chunk``: the command line's) replace the file's
+    values where not None."""
+    path = find(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise SpecError(f"{path}: no such experiment file") from None
+        raise SpecError(f"{path}: no such experiment file (studies that ship with "
+                        f"survive-sim: {', '.join(studies()) or 'none'})") from None
     except (OSError, UnicodeDecodeError) as e:
         raise SpecError(f"{path}: cannot be read ({getattr(e, 'strerror', None) or e})") from None
     try:

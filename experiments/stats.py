@@ -493,4 +493,4 @@ def balance_stats(df: pd.DataFrame, alpha: float = ALPHA, precision: float = PRE
     return t
 
 
-from experiments.stats_text import format_stats  # noqa: F401  (re-exported)
+from experiments.stats_text import format_stats

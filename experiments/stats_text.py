@@ -12,7 +12,16 @@ SIGNIFICANT = "*"
 
 
 def _pct(x) -> str:
-    return "nan" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.2f}"
+    """Percent with 2 decimals; two significant digits below 0.01% (and above 99.99%), so that
+    an interval that keeps its width never prints as [0.00, 0.00]."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "nan"
+    v = 100 * x
+    if 0 < v < 0.01:
+        return f"{v:.2g}"
+    if 99.99 < v < 100:
+        return f"{100 - float(f'{100 - v:.2g}'):.10g}"
+    return f"{v:.2f}"
 
 
 def _rate(r, unit: str = "") -> str:

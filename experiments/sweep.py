@@ -15,12 +15,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .runs import FORMAT, TABLE_VERSION, RunError, RunFolder, chunk_ok, clear, engine_hash, \
-    prepare, run_id, versions, write_chunk
+from .runs import (
+    FORMAT,
+    TABLE_VERSION,
+    RunError,
+    RunFolder,
+    chunk_ok,
+    clear,
+    engine_hash,
+    prepare,
+    run_id,
+    versions,
+    write_chunk,
+)
 from .spec import Point, Spec
 
 
@@ -89,19 +101,37 @@ def manifest(spec: Spec, run: str, created: str | None = None) -> dict:
             "updated": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 
 
-def frame(records: np.ndarray, point: Point, seed: int, first: int):
-    """The per-game table of one point's chunk: today's columns, led by ``setting`` and
-    ``allocation``."""
+def frames(records: np.ndarray, points: list[Point], seed: int, first: int):
+    """``(point, table)`` of one chunk for each point of a group, as Arrow tables: today's
+    per-game columns led by ``setting`` and ``allocation``. The points play the same games, so
+    the table is built and converted once; only what differs -- the labels and the tie-break
+    columns -- is replaced per point."""
     import pandas as pd
+    import pyarrow as pa
 
-    from simulator.simulate import records_frame
-    df = records_frame(records, point.settings, seed, first)
+    from simulator.simulate import records_frame, tiebreak_columns
+    df = records_frame(records, points[0].settings, seed, first)
     n = len(df)
     df.insert(0, "allocation", pd.Categorical.from_codes(np.zeros(n, np.int8),
-                                                        categories=[point.allocation]))
+                                                        categories=[points[0].allocation]))
     df.insert(0, "setting", pd.Categorical.from_codes(np.zeros(n, np.int8),
-                                                     categories=[point.label]))
-    return df
+                                                     categories=[points[0].label]))
+    base = pa.Table.from_pandas(df, preserve_index=False)
+
+    def constant(value: str) -> pa.Array:
+        return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int8)),
+                                              pa.array([value]))
+
+    for p in points:
+        table = base
+        if p is not points[0]:
+            table = table.set_column(0, "setting", constant(p.label))
+            table = table.set_column(1, "allocation", constant(p.allocation))
+            if p.settings.tiebreak != points[0].settings.tiebreak:
+                for name, col in tiebreak_columns(records, p.settings).items():
+                    i = table.schema.get_field_index(name)
+                    table = table.set_column(i, name, pa.array(col))
+        yield p, table
 
 
 def run_sweep(spec: Spec, out, *, force_new: bool = False, threads: int | None = None,
@@ -153,28 +183,47 @@ def _play(spec, folder, old, run, force_new, threads, cluster, progress, setting
             if n == 0:
                 outcome.settings_done.append(label)
         results = cluster.results(jobs, spec) if cluster else _local(jobs, spec, threads)
-        try:
-            for job, records, seconds in results:
-                outcome.seconds_playing += seconds
-                outcome.games_played += job.count
-                for p in job.points:
-                    write_chunk(folder.chunk_path(p.label, job.k),
-                                frame(records, p, spec.seed, job.first),
-                                _meta(run, p.label, job.k, job.first, job.count, spec.seed))
-                    outcome.games_written += job.count
-                    outcome.games_done += job.count
-                    left[p.label] -= 1
-                    if progress:
-                        progress(job.count)
-                    if left[p.label] == 0:
-                        outcome.settings_done.append(p.label)
-                        if setting_done:
-                            setting_done(p.label, spec.games)
-                if stop():
-                    outcome.stopped = True
-                    break
-        finally:
-            results.close()
+
+        def commit(job, records):                   # in the writer thread
+            for p, df in frames(records, job.points, spec.seed, job.first):
+                write_chunk(folder.chunk_path(p.label, job.k), df,
+                            _meta(run, p.label, job.k, job.first, job.count, spec.seed))
+
+        def committed(job):                         # back in this thread: count it
+            outcome.games_written += job.count * len(job.points)
+            outcome.games_done += job.count * len(job.points)
+            for p in job.points:
+                left[p.label] -= 1
+                if progress:
+                    progress(job.count)
+                if left[p.label] == 0:
+                    outcome.settings_done.append(p.label)
+                    if setting_done:
+                        setting_done(p.label, spec.games)
+
+        # chunk j is written while chunk j+1 plays (the engine releases the GIL); at most one
+        # write is pending, so memory stays at two chunks' records
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sweep-writer") as writer:
+            pending = None
+            try:
+                for job, records, seconds in results:
+                    outcome.seconds_playing += seconds
+                    outcome.games_played += job.count
+                    if pending is not None:
+                        pending[0].result()
+                        committed(pending[1])
+                    pending = (writer.submit(commit, job, records), job)
+                    if stop():
+                        outcome.stopped = True
+                        break
+                if pending is not None:
+                    pending[0].result()
+                    committed(pending[1])
+                    pending = None
+            finally:
+                results.close()
+                if pending is not None:          # an error or a second Ctrl-C: let the file
+                    pending[0].exception()       # land or vanish whole before leaving
     outcome.seconds = time.perf_counter() - t0
     return outcome
 

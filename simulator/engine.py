@@ -853,11 +853,13 @@ def write_record(S, row):
 RUN_BLOCK = 32                    # games per parallel work item (scratch allocated once)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def run_games(st, root, first, count, out, err):
     """Play games ``first .. first+count-1`` of root seed ``root`` into ``out`` rows. Work is
     handed out in blocks of ``RUN_BLOCK`` games that share scratch arrays; every game starts
-    from its own seeds, so the blocking never changes a result."""
+    from its own seeds, so the blocking never changes a result. The GIL is released while it
+    runs, so a sweep writes one chunk while the next one plays (only one Python thread may
+    call it at a time: numba's parallel pool is not re-entrant)."""
     nblocks = (count + RUN_BLOCK - 1) // RUN_BLOCK
     for blk in prange(nblocks):
         S = np.empty(STATE_SIZE, np.int32)

@@ -66,6 +66,26 @@ def run_records(settings: Settings, seed: int, first: int, count: int) -> np.nda
     return out
 
 
+def tiebreak_columns(rows: np.ndarray, settings: Settings) -> dict:
+    """B7.3 / X1.6: the ``tiebreak`` and ``decided_by`` columns -- the run's rule, and the
+    step that decided each game under it. (Settings that differ only in the rule share every
+    other column: a sweep recounts them from the same records.)"""
+    n, width = len(rows), len(SEAT_COLUMNS)
+    keys = []
+    for name in ("score", "rescued", "rescued_value", "turns"):
+        i = SEAT_COLUMNS.index(name)
+        seat_cols = rows[:, E.R_SEAT0 + i:E.R_SEAT0 + settings.seats * width:width].astype(np.int64)
+        keys.append(np.column_stack([seat_cols[:, [s for s in range(settings.seats)
+                                                   if settings.player_of_seat[s] == p]].sum(axis=1)
+                                     for p in range(settings.players)]))
+    _, step = decide(*keys, rule=settings.tiebreak, equal=3 in settings.challenges)
+    return {"tiebreak": pd.Categorical.from_codes(
+                np.full(n, TIEBREAKS.index(settings.tiebreak), np.int8),
+                categories=list(TIEBREAKS)),
+            "decided_by": pd.Categorical.from_codes(step.astype(np.int8),
+                                                    categories=list(STEPS))}
+
+
 def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -> pd.DataFrame:
     """Name the columns of raw records and add the settings that produced them."""
     n = len(rows)
@@ -96,18 +116,7 @@ def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -
         cols[f"strategy_{s}"] = pd.Categorical.from_codes(
             np.full(n, codes.index(settings.strategies[s]) if present else -1, np.int8),
             categories=codes)
-    # B7.3 / X1.6: who won under the run's tie-break rule, and which step decided it
-    keys = []
-    for name in ("score", "rescued", "rescued_value", "turns"):
-        i = SEAT_COLUMNS.index(name)
-        seat_cols = rows[:, E.R_SEAT0 + i:E.R_SEAT0 + settings.seats * width:width].astype(np.int64)
-        keys.append(np.column_stack([seat_cols[:, [s for s in range(settings.seats)
-                                                   if settings.player_of_seat[s] == p]].sum(axis=1)
-                                     for p in range(settings.players)]))
-    _, step = decide(*keys, rule=settings.tiebreak, equal=3 in settings.challenges)
-    cols["tiebreak"] = pd.Categorical.from_codes(
-        np.full(n, TIEBREAKS.index(settings.tiebreak), np.int8), categories=list(TIEBREAKS))
-    cols["decided_by"] = pd.Categorical.from_codes(step.astype(np.int8), categories=list(STEPS))
+    cols.update(tiebreak_columns(rows, settings))
     label = ",".join(map(str, settings.challenges)) or "none"           # e.g. "1,3"
     cols["challenges"] = pd.Categorical.from_codes(np.zeros(n, np.int8), categories=[label])
     cols["dolphins"] = np.full(n, settings.dolphins)                    # X5 (Challenge 5)

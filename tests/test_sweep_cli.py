@@ -210,3 +210,32 @@ def test_bad_stats_input_is_one_line(tmp_path):
     out = tmp_path / "run"
     invoke("sweep", *QUICK, "--games", 250, "--out", out, "--no-progress")
     _one_line_error(invoke("stats", out, "--out", tmp_path / "x.txt"), ".csv")
+
+
+def test_stats_reads_only_the_columns_it_needs_and_gets_the_same_answer(tmp_path):
+    """The command reads a subset of the columns (a run can hold millions of games): the
+    statistics equal those of the whole table."""
+    from experiments.stats import balance_stats
+    from simulator.cli.stats import STATS_COLUMNS
+    out = tmp_path / "run"
+    sweep.run_sweep(quick_spec(500), out)
+    full = runs.load_run(out)[0]
+    part = runs.load_run(out, columns=STATS_COLUMNS)[0]
+    assert part.shape[1] < 0.6 * full.shape[1]
+    pd.testing.assert_frame_equal(balance_stats(part), balance_stats(full))
+
+
+def test_a_shipped_study_is_found_by_its_name(tmp_path):
+    r = invoke("sweep", "five_six_balance", "--plan", "--games", 10, "--out", tmp_path / "r")
+    assert r.exit_code == 0, r.stderr
+    assert "five_six_balance.toml" in r.stdout and "10 games per setting" in r.stdout
+
+
+def test_bench_times_a_sweep_against_the_raw_engine_and_dask(tmp_path):
+    f = tmp_path / "b.toml"
+    f.write_text('games = 200\nchunk = 100\n[grid]\nplayers = [4]\nstrategies = ["random"]\n'
+                 'tiebreak = ["chain", "shared"]\n')
+    r = invoke("bench", "--sweep", f, "--repeat", 1, "--workers", 2)
+    assert r.exit_code == 0, r.stderr
+    assert "run 1: raw" in r.stdout and "dask" in r.stdout
+    assert "sweep / raw engine:" in r.stdout and "Dask / threaded sweep:" in r.stdout

@@ -8,7 +8,7 @@ import time
 import click
 
 from . import main
-from .options import challenges_label, checked, expansions_label, seed_option, settings_from
+from .options import bad, challenges_label, checked, expansions_label, seed_option, settings_from
 from .progress import compile_note
 
 
@@ -62,13 +62,22 @@ def machine() -> str:
 @click.option("--dolphins", is_flag=True, help="Time with X5 Dolphins & Dive Dice.")
 @click.option("--squid", is_flag=True, help="Time with X7 the Giant Squid.")
 @click.option("--squid-only", is_flag=True, help="X7.6: squid instead of whales (with --squid).")
+@click.option("--sweep", "sweep_spec", default=None, metavar="SPEC",
+              type=click.Path(dir_okay=False),
+              help="Instead: time the sweep of experiment file SPEC (--games per setting) "
+                   "against the raw engine on the same games, and on a Dask LocalCluster.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="With --sweep: Dask worker processes (default 2; needs dask).")
 @seed_option
 def bench(games, seconds, repeat, players_list, threads, challenges, dolphins, squid, squid_only,
-          seed):
+          sweep_spec, workers, seed):
     """Games per second per player count, for `random` and `greedy` in every seat, with one
     thread and with all threads (or --threads). Each cell is the best of --repeat timed runs (as
     timeit reports), with the slowest run shown too: on a shared machine the spread is the
-    noise."""
+    noise. With --sweep, what a sweep costs beyond its games."""
+    if sweep_spec is not None:
+        _bench_sweep(sweep_spec, games, repeat, threads, workers)
+        return
     from simulator.settings import parse_player_counts
     counts = checked(parse_player_counts, players_list)
     runs = {(p, s): settings_from(p, s, challenges=challenges, dolphins=dolphins, squid=squid,
@@ -116,3 +125,37 @@ def bench(games, seconds, repeat, players_list, threads, challenges, dolphins, s
             (n1, r1, s1), (nn, rn, sn) = cells
             click.echo(f"{players:>7}  {strategy:<8}  {r1:>9,.0f} {f'[{s1:,.0f}]':>8}  {n1:>7}  "
                        f"{rn:>9,.0f} {f'[{sn:,.0f}]':>8}  {nn:>7}  {rn / r1:>7.2f}x")
+
+
+def _bench_sweep(path, games, repeat, threads, workers) -> None:
+    """``bench --sweep``: experiments.overhead on the file's grid."""
+    from experiments import spec as specs
+    from experiments.runs import RunError
+    try:
+        spec = specs.load(path, games=games)
+    except specs.SpecError as e:
+        bad(str(e))
+    if workers is None:
+        import importlib.util
+        workers = 2 if importlib.util.find_spec("distributed") else 0
+    import numba
+
+    from experiments.overhead import measure
+    click.echo(machine())
+    compile_note("run_games", False)
+    n = len({p.game_key() for p in spec.points})
+    click.echo(f"sweep {spec.name}: {len(spec.points)} settings ({n} distinct games) x "
+               f"{spec.games:,} games, chunks of {spec.chunk:,}; "
+               f"{threads or numba.config.NUMBA_NUM_THREADS} engine threads"
+               + (f"; Dask LocalCluster of {workers} workers x 1 thread" if workers else ""))
+    try:
+        out = measure(spec, repeat=repeat, threads=threads, workers=workers or None,
+                      report=click.echo)
+    except RunError as e:
+        bad(str(e))
+    best, med = out["sweep_over_raw"]
+    click.echo(f"sweep / raw engine: {best:.3f} (best runs), {med:.3f} (median of paired runs)")
+    if workers:
+        best, med = out["dask_over_sweep"]
+        click.echo(f"Dask / threaded sweep: {best:.3f} (best runs), {med:.3f} (median of paired "
+                   f"runs)")

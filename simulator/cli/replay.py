@@ -6,8 +6,15 @@ import click
 
 from . import main
 from .files import check_writable, write_text
-from .options import (INDEX_MAX, one_line, players_option, rule_options, seed_option,
-                      settings_from, strategies_option)
+from .options import (
+    INDEX_MAX,
+    one_line,
+    players_option,
+    rule_options,
+    seed_option,
+    settings_from,
+    strategies_option,
+)
 from .progress import compile_note
 from .referee import report
 

@@ -13,8 +13,17 @@ import click
 
 from . import main
 from .files import check_writable, out_format, table_writer
-from .options import (INDEX_MAX, challenges_label, check_last_game, one_line, players_option,
-                      rule_options, seed_option, settings_from, strategies_option)
+from .options import (
+    INDEX_MAX,
+    challenges_label,
+    check_last_game,
+    one_line,
+    players_option,
+    rule_options,
+    seed_option,
+    settings_from,
+    strategies_option,
+)
 from .progress import Progress, compile_note, threads_used
 
 
