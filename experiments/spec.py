@@ -16,7 +16,10 @@ One file per question, checked in under ``experiments/``::
 
 Grid keys besides those: ``dolphins``, ``squid``, ``squid_only`` (X5, X7, X7.6) and the rule
 flags ``lagoon_is_sea`` (R1), ``creatures_must_move`` (R2/R21), ``max_turns`` (R10). A key left
-out takes the rules' default. Every problem is a ``SpecError`` with one line naming the file, the
+out takes the rules' default. Several ``[[grid]]`` tables give the union of their cross products
+(one factor at a time against a common base: the base point appears once). A ``[claims]`` table
+names the claims a study's report gives verdicts on, with their tolerances
+(``experiments.claims``). Every problem is a ``SpecError`` with one line naming the file, the
 key (and its line) and what is accepted; nothing is played before the whole spec is valid.
 """
 from __future__ import annotations
@@ -32,7 +35,8 @@ from simulator.settings import RULES_BOATS, Settings, SettingsError, seats_for
 ALLOCATIONS = ("rules", "flat", "reversed")          # named boat allocations (X1.1, X1.2, X1.5)
 DEFAULT_CHUNK = 10_000
 MAX_INDEX = 2**63 - 1                                 # game indices and seeds are 63-bit
-TOP_KEYS = ("name", "description", "seed", "games", "chunk", "skip_invalid", "grid")
+TOP_KEYS = ("name", "description", "seed", "games", "chunk", "skip_invalid", "grid",
+            "claims")
 # grid key -> (default values, what one value must be, checker of one value)
 GRID_ORDER = ("players", "strategies", "boats", "challenges", "tiebreak", "dolphins", "squid",
               "squid_only", "lagoon_is_sea", "creatures_must_move", "max_turns")
@@ -104,10 +108,11 @@ class Spec:
     games: int
     chunk: int
     points: tuple[Point, ...]
-    grid: dict = field(compare=False)
+    grid: list = field(compare=False)       # the grid tables, each with every key filled in
     skipped: tuple[str, ...] = ()       # "label: reason" of combinations left out
     description: str = ""
     source: str = ""                    # the file it came from, or "command line"
+    claims: dict = field(default_factory=dict, compare=False)   # claim id -> its parameters
 
     def identity(self) -> dict:
         """What decides the games a run folder holds: the seed, the chunking and every point's
@@ -177,6 +182,18 @@ def studies() -> list[str]:
     return sorted(p.stem for p in Path(__file__).parent.glob("*.toml"))
 
 
+def shipped() -> dict[str, Path]:
+    """The shipped studies by their ``name`` (``five-six``, ``tiebreaks``, ...) -> file."""
+    out = {}
+    for path in sorted(Path(__file__).parent.glob("*.toml")):
+        try:
+            name = tomllib.loads(path.read_text(encoding="utf-8")).get("name", path.stem)
+        except (OSError, tomllib.TOMLDecodeError):
+            continue
+        out[str(name)] = path
+    return out
+
+
 def find(name: str | Path) -> Path:
     """A path as given, or the name of a study that ships with the package
     (``five_six_balance`` or ``five_six_balance.toml``), so that an installed package runs its
@@ -237,9 +254,36 @@ def build(data: dict, source: str = "command line", text: str = "") -> Spec:
     if not isinstance(skip, bool):
         bad("skip_invalid", f"must be true or false, got {skip!r}")
     grid = data.get("grid")
-    if not isinstance(grid, dict) or not grid:
-        bad("grid", "missing or empty: give a [grid] table with at least one key, e.g. "
-                    "players = [4]")
+    grids = grid if isinstance(grid, list) else [grid]
+    if not grids or not all(isinstance(g, dict) and g for g in grids):
+        bad("grid", "missing or empty: give a [grid] table (or several [[grid]] tables) with "
+                    "at least one key, e.g. players = [4]")
+    points, skipped, values = [], [], []
+    for g in grids:
+        v = _grid_values(g, bad)
+        more, left_out = _expand(v, skip, bad)
+        labels = {p.label for p in points}
+        points += [p for p in more if p.label not in labels]   # grids may overlap
+        skipped += left_out
+        values.append(v)
+    if not points:
+        bad("grid", "no combination of the grid can be played: " + "; ".join(skipped))
+    claims = data.get("claims", {})
+    if not isinstance(claims, dict) or not all(isinstance(v, dict) for v in claims.values()):
+        bad("claims", "must be a table of [claims.ID] tables, e.g. [claims.S1b] with "
+                      "tolerance = 0.01")
+    from .claims import check_claims
+    problem = check_claims(claims)
+    if problem:
+        bad("claims", problem)
+    return Spec(name=name.strip(), seed=seed, games=games, chunk=chunk, points=tuple(points),
+                grid=values, skipped=tuple(skipped), description=description, source=source,
+                claims=claims)
+
+
+def _grid_values(grid: dict, bad) -> dict:
+    """One ``[grid]`` table checked: every key known, every value a non-empty list of what the
+    key accepts; keys left out take the rules' default."""
     values = {}
     for key in grid:
         if key not in GRID:
@@ -256,11 +300,7 @@ def build(data: dict, source: str = "command line", text: str = "") -> Spec:
             if not ok(v):
                 bad(f"grid.{key}", f"each value must be {what}, got {v!r}")
         values[key] = vals
-    points, skipped = _expand(values, skip, bad)
-    if not points:
-        bad("grid", "no combination of the grid can be played: " + "; ".join(skipped))
-    return Spec(name=name.strip(), seed=seed, games=games, chunk=chunk, points=tuple(points),
-                grid=values, skipped=tuple(skipped), description=description, source=source)
+    return values
 
 
 def _expand(values: dict, skip: bool, bad) -> tuple[list[Point], list[str]]:

@@ -95,7 +95,8 @@ def plan(spec: Spec, folder: RunFolder | None, run: str) -> tuple[list[Job], dic
 def manifest(spec: Spec, run: str, created: str | None = None) -> dict:
     return {"format": FORMAT, "run": run, "name": spec.name, "description": spec.description,
             "source": spec.source, "games": spec.games, "identity": spec.identity(),
-            "grid": spec.grid, "skipped": list(spec.skipped), "engine": engine_hash(),
+            "grid": spec.grid, "skipped": list(spec.skipped), "claims": spec.claims,
+            "engine": engine_hash(),
             "table": TABLE_VERSION, "versions": versions(),
             "created": created or time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "updated": time.strftime("%Y-%m-%dT%H:%M:%S%z")}

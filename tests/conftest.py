@@ -14,7 +14,7 @@ import pytest
 
 # test files that never import the compiled engine
 ENGINE_FREE = {"test_referee_unit.py", "test_summary.py", "test_no_negative_index.py",
-               "test_settings.py"}
+               "test_settings.py", "test_page.py"}
 
 
 @pytest.fixture(scope="session", autouse=True)

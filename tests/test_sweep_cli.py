@@ -13,22 +13,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
+from cli_harness import invoke
 
 from experiments import runs, spec, sweep
-from simulator.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = ["--players", "4,5", "--strategies", "random", "--tiebreak", "chain,shared",
          "--seed", "5", "--chunk", "250"]
-
-
-def invoke(*args):
-    try:
-        r = CliRunner(mix_stderr=False)
-    except TypeError:
-        r = CliRunner()
-    return r.invoke(main, [str(a) for a in args], catch_exceptions=False)
 
 
 def start(*args) -> subprocess.Popen:

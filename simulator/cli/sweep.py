@@ -166,7 +166,7 @@ def sweep(spec_file, out, games, seed, chunk, players, strategies, boats, challe
     if plan:
         _print_plan(spec, threads, scheduler, workers)
         return
-    _run(spec, out, force_new, threads, scheduler, workers, no_progress)
+    play(spec, out, force_new, threads, scheduler, workers, no_progress)
 
 
 def _print_plan(spec, threads, scheduler, workers) -> None:
@@ -199,7 +199,9 @@ class _Signals:
         return 128 + int(self.got)
 
 
-def _run(spec, out, force_new, threads, scheduler, workers, no_progress) -> None:
+def play(spec, out, force_new, threads, scheduler, workers, no_progress) -> None:
+    """Play ``spec`` into ``out`` with progress on stderr; a stop request exits 130 / 143
+    (the folder stays resumable). Shared with ``study``."""
     from experiments.runs import RunError
     from experiments.sweep import run_sweep
 

@@ -1,0 +1,599 @@
+"""A self-contained report folder: one HTML page, the same content as Markdown, and the figures
+and tables behind it as files. The content (statistics, charts, verdicts) comes from other
+modules; this module is the container.
+
+    report = Report("Five-six balance", sections=[Section("Seat shares", paragraphs=[...],
+                    figures=[Figure("seat_share", fig, "Win share by seat", data=frame)],
+                    tables=[Table("shares", frame, "Win share per seat", max_rows=30)])],
+                    notes=["PARTIAL RUN: 1,200,000 of 7,200,000 games finished"],
+                    verdicts=verdict_frame)
+    write_report(report, "runs/five-six/report")        # -> runs/five-six/report/index.html
+
+The folder (``write_report``):
+
+* ``index.html``: one page that opens from disk with no server and no network (CSS inline,
+  images and links relative), verdicts first, then a table of contents and the sections;
+* ``index.md``: the same content as GitHub-flavoured Markdown;
+* ``figures/NAME.png`` (150 dpi) and ``figures/NAME.svg``; ``tables/NAME.csv`` (every row, also
+  of a table the page shows truncated) and ``verdicts.csv``; ``_report.json``, the marker that
+  lets a later ``write_report`` replace the folder.
+
+A figure's data is ``tables/NAME.csv`` under the figure's own name: pass it as ``Figure.data``
+or as a ``Table`` of the same name (e.g. with ``show=False``); the page links it under the
+figure. Text is plain and escaped everywhere; paragraphs, notes and captions also accept
+`` `code` `` and ``**bold**``. Problems with the report or the folder are a one-line
+``ValueError``; the folder is written atomically (see ``write_report``).
+"""
+from __future__ import annotations
+
+import json
+import math
+import numbers
+import os
+import re
+import secrets
+import shutil
+import tempfile
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+__all__ = [
+    "FORMAT",
+    "MARKER",
+    "Figure",
+    "Report",
+    "Section",
+    "Table",
+    "format_cell",
+    "inline_tokens",
+    "write_report",
+]
+
+FORMAT = "survive-sim-report/1"            # the marker's "format"
+MARKER = "_report.json"
+NAME_RE = re.compile(r"[a-z0-9_-]+")
+PNG_DPI = 150
+CSS_DPI = 110                              # a figure is shown at 110 CSS px per inch (10 pt: 15 px)
+VERDICTS = ("supported", "refuted", "inconclusive")
+EMPTY = "–"                                # a missing value on the page
+
+
+@dataclass
+class Figure:
+    """A matplotlib figure (anything with ``savefig``). ``alt`` defaults to the caption;
+    ``data``, when given, is written to ``tables/NAME.csv`` and linked under the figure."""
+    name: str
+    figure: Any
+    caption: str = ""
+    alt: str = ""
+    data: pd.DataFrame | None = None
+
+
+@dataclass
+class Table:
+    """A table shown on the page (its first ``max_rows`` rows; ``None``: all) and always written
+    in full to ``tables/NAME.csv``. ``show=False`` writes and links the CSV only."""
+    name: str
+    frame: pd.DataFrame
+    caption: str = ""
+    show: bool = True
+    max_rows: int | None = 30
+
+
+@dataclass
+class Section:
+    heading: str
+    paragraphs: list[str] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    subsections: list[Section] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    """``notes`` are shown as a banner under the title (a partial run, a caveat); ``verdicts``
+    (a frame with a ``verdict`` column) is shown first, its verdicts coloured, and written as
+    ``verdicts.csv``; ``verdicts_shown``, when given, is what the page shows instead (the same
+    rows, formatted for reading), while the CSV keeps the numbers."""
+    title: str
+    subtitle: str = ""
+    notes: list[str] = field(default_factory=list)
+    verdicts: pd.DataFrame | None = None
+    sections: list[Section] = field(default_factory=list)
+    verdicts_shown: pd.DataFrame | None = None
+
+
+# ---------------------------------------------------------------------------------------------
+# text and numbers
+
+_CODE = re.compile(r"`([^`\n]+)`")
+_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+
+
+def inline_tokens(text: str) -> list[tuple[str, str]]:
+    """``text`` as ``(kind, text)`` pieces, kind ``text``, ``code`` (between backticks) or
+    ``bold`` (between ``**``); nothing else is markup, and a code span is never bold."""
+    out: list[tuple[str, str]] = []
+    pos = 0
+    for m in _CODE.finditer(text):
+        out += _bold_tokens(text[pos:m.start()])
+        out.append(("code", m.group(1)))
+        pos = m.end()
+    return out + _bold_tokens(text[pos:])
+
+
+def _bold_tokens(text: str) -> list[tuple[str, str]]:
+    out, pos = [], 0
+    for m in _BOLD.finditer(text):
+        if m.start() > pos:
+            out.append(("text", text[pos:m.start()]))
+        out.append(("bold", m.group(1)))
+        pos = m.end()
+    if pos < len(text):
+        out.append(("text", text[pos:]))
+    return out
+
+
+def plain(text: str) -> str:
+    """``text`` without its markup (for ``alt`` text and titles)."""
+    return "".join(t for _, t in inline_tokens(one_line(text)))
+
+
+def one_line(text: Any) -> str:
+    return " ".join(str(text).split())
+
+
+def format_cell(value: Any) -> str:
+    """A table cell as shown: missing values as ``–``, integers (and whole floats) with
+    thousands separators from 10,000, other floats to 4 significant digits; strings as given."""
+    if value is None or value is pd.NaT or value is pd.NA:
+        return EMPTY
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return str(bool(value))
+    if isinstance(value, numbers.Integral):
+        return _int(int(value))
+    if isinstance(value, numbers.Real):
+        x = float(value)
+        if math.isnan(x):
+            return EMPTY
+        if math.isinf(x):
+            return "∞" if x > 0 else "-∞"
+        if x == 0:
+            return "0"
+        if abs(x) >= 1e4 and abs(x) < 1e15:
+            return _int(round(x))
+        if x == round(x) and abs(x) < 1e4:
+            return str(int(x))
+        s = f"{x:.4g}"
+        return _int(round(x)) if "e+" in s else s
+    try:
+        if pd.isna(value):
+            return EMPTY
+    except (TypeError, ValueError):
+        pass
+    return str(value)
+
+
+def _int(n: int) -> str:
+    return f"{n:,}" if abs(n) >= 10_000 else str(n)
+
+
+_NUMERIC_CHARS = set("0123456789.,%+-−±–—[]()×eE ")
+
+
+def looks_numeric(text: str) -> bool:
+    """A number as callers format them: ``0.25``, ``12,000``, ``24.1%``, ``+0.3 pp``,
+    ``[23.9%, 25.2%]``, ``1.2e-05``."""
+    s = text.replace("pp", "").replace("p.p.", "").strip()
+    return any(c.isdigit() for c in s) and set(s) <= _NUMERIC_CHARS and s[0] not in "eE"
+
+
+def slug(text: str) -> str:
+    s = unicodedata.normalize("NFKD", one_line(plain(text))).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-") or "section"
+
+
+# ---------------------------------------------------------------------------------------------
+# what the renderers draw (page_html, page_md): ids, numbers, formatted cells, file paths
+
+@dataclass
+class TableView:
+    name: str
+    number: int                 # "Table N" (0: the verdicts)
+    caption: str
+    anchor: str
+    csv: str                    # relative to the page
+    columns: list[str]
+    numeric: list[bool]         # right-aligned columns
+    rows: list[list[str]]       # formatted, at most max_rows of them
+    total: int                  # rows in the CSV
+    show: bool = True
+    verdict_col: int | None = None
+
+    @property
+    def truncated(self) -> bool:
+        return len(self.rows) < self.total
+
+
+@dataclass
+class FigureView:
+    name: str
+    number: int
+    caption: str
+    alt: str
+    anchor: str
+    png: str
+    svg: str
+    data: str | None            # tables/NAME.csv or None
+    width: int                  # CSS pixels
+    height: int
+
+
+@dataclass
+class SectionView:
+    heading: str
+    anchor: str
+    level: int                  # 2 for a top section, 3 for its subsections, ... (at most 6)
+    paragraphs: list[str]
+    figures: list[FigureView]
+    tables: list[TableView]
+    subsections: list[SectionView]
+
+
+@dataclass
+class PageView:
+    title: str
+    subtitle: str
+    notes: list[str]
+    verdicts: TableView | None
+    sections: list[SectionView]
+    created: str
+
+
+def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame as shown and as written to CSV: a meaningful index becomes columns, column
+    levels are joined with `` / ``."""
+    df = frame
+    if not (isinstance(df.index, pd.RangeIndex) and df.index.name is None
+            and df.index.start == 0 and df.index.step == 1):
+        df = df.reset_index()
+    if isinstance(df.columns, pd.MultiIndex):
+        df = df.copy()
+        df.columns = [" / ".join(one_line(p) for p in col if str(p) != "") for col in df.columns]
+    return df
+
+
+def table_view(frame: pd.DataFrame, *, name: str, number: int, caption: str, anchor: str,
+               csv: str, max_rows: int | None, show: bool = True,
+               verdict: bool = False) -> TableView:
+    df = display_frame(frame)
+    shown = df if max_rows is None else df.iloc[:max_rows]
+    rows = [[format_cell(v) for v in row] for row in shown.itertuples(index=False, name=None)]
+    columns = [one_line(c) for c in df.columns]
+    numeric = []
+    for j in range(len(columns)):
+        cells = [r[j] for r in rows if r[j] not in ("", EMPTY)]
+        numeric.append(bool(cells) and all(looks_numeric(c) for c in cells))
+    vcol = None
+    if verdict:
+        vcol = [str(c).strip().lower() for c in df.columns].index("verdict")
+        numeric[vcol] = False
+    return TableView(name, number, caption, anchor, csv, columns, numeric, rows, len(df), show,
+                     vcol)
+
+
+def verdict_class(value: str) -> str | None:
+    v = value.strip().lower()
+    return v if v in VERDICTS else None
+
+
+# ---------------------------------------------------------------------------------------------
+# checks
+
+def _fail(msg: str) -> None:
+    raise ValueError(one_line(msg))
+
+
+def _check_text(value: Any, what: str) -> None:
+    if not isinstance(value, str):
+        _fail(f"{what} must be a string, not {type(value).__name__}")
+
+
+def check_report(report: Report) -> None:
+    """Raise ``ValueError`` (one line) for the first thing ``write_report`` cannot write."""
+    if not isinstance(report, Report):
+        _fail(f"write_report needs a Report, not {type(report).__name__}")
+    _check_text(report.title, "the report's title")
+    _check_text(report.subtitle, "the report's subtitle")
+    if not isinstance(report.notes, (list, tuple)):
+        _fail("Report.notes must be a list of strings")
+    for i, note in enumerate(report.notes):
+        _check_text(note, f"note {i + 1}")
+    for frame in (report.verdicts, report.verdicts_shown):
+        if frame is None:
+            continue
+        if not isinstance(frame, pd.DataFrame):
+            _fail(f"Report.verdicts must be a DataFrame or None, not {type(frame).__name__}")
+        cols = [str(c).strip().lower() for c in display_frame(frame).columns]
+        if cols.count("verdict") != 1:
+            _fail("the verdict table needs exactly one 'verdict' column (has: "
+                  f"{', '.join(map(str, frame.columns)) or 'none'})")
+    if report.verdicts_shown is not None and report.verdicts is None:
+        _fail("Report.verdicts_shown needs Report.verdicts (the numbers behind it)")
+    figures: set[str] = set()
+    tables: dict[str, str] = {}
+
+    def name_ok(name: Any, what: str) -> None:
+        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+            _fail(f"{what} name {name!r} is not a file stem (letters a-z, digits, '_', '-')")
+
+    def walk(sections: Any, where: str) -> None:
+        if not isinstance(sections, (list, tuple)):
+            _fail(f"{where}: sections must be a list")
+        for s in sections:
+            if not isinstance(s, Section):
+                _fail(f"{where}: {type(s).__name__} is not a Section")
+            _check_text(s.heading, f"a section heading ({where})")
+            at = f"section {s.heading!r}"
+            for p in s.paragraphs:
+                _check_text(p, f"a paragraph of {at}")
+            for f in s.figures:
+                if not isinstance(f, Figure):
+                    _fail(f"{at}: {type(f).__name__} is not a Figure")
+                name_ok(f.name, "figure")
+                if f.name in figures:
+                    _fail(f"two figures are named {f.name!r}")
+                figures.add(f.name)
+                if not callable(getattr(f.figure, "savefig", None)):
+                    _fail(f"figure {f.name!r}: {type(f.figure).__name__} has no savefig")
+                _check_text(f.caption, f"the caption of figure {f.name!r}")
+                _check_text(f.alt, f"the alt text of figure {f.name!r}")
+                if f.data is not None:
+                    if not isinstance(f.data, pd.DataFrame):
+                        _fail(f"figure {f.name!r}: data must be a DataFrame or None")
+                    claim(f.name, f"the data of figure {f.name!r}")
+            for t in s.tables:
+                if not isinstance(t, Table):
+                    _fail(f"{at}: {type(t).__name__} is not a Table")
+                name_ok(t.name, "table")
+                if not isinstance(t.frame, pd.DataFrame):
+                    _fail(f"table {t.name!r}: frame must be a DataFrame, not "
+                          f"{type(t.frame).__name__}")
+                _check_text(t.caption, f"the caption of table {t.name!r}")
+                if t.max_rows is not None and (not isinstance(t.max_rows, int)
+                                               or isinstance(t.max_rows, bool)
+                                               or t.max_rows < 1):
+                    _fail(f"table {t.name!r}: max_rows must be a positive integer or None, "
+                          f"not {t.max_rows!r}")
+                claim(t.name, f"table {t.name!r}")
+            walk(s.subsections, at)
+
+    def claim(name: str, what: str) -> None:
+        if name in tables:
+            _fail(f"{what} and {tables[name]} would both be tables/{name}.csv")
+        tables[name] = what
+
+    walk(report.sections, "the report")
+
+
+# ---------------------------------------------------------------------------------------------
+# writing
+
+def write_report(report: Report, out_dir: str | os.PathLike) -> Path:
+    """Write ``report`` into the folder ``out_dir`` and return the path of its ``index.html``.
+
+    Everything is built in a hidden sibling, ``.NAME.tmp-XXXX``, and renamed into place. A
+    folder ``out_dir`` that holds an earlier report (its ``_report.json``) or nothing is
+    replaced: the old one is renamed away, the new one in, and the old one removed. Any other
+    existing ``out_dir`` is refused (``ValueError``, one line), as is a parent folder that is
+    missing or not writable. If anything fails, the exception propagates, the temporary folder
+    is removed and an existing ``out_dir`` is left as it was."""
+    check_report(report)
+    out, replace = check_target(out_dir)
+    parent = out.parent
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=parent))
+    except OSError as e:
+        _fail(f"cannot write the report in {parent}: {e.strerror or e}")
+    try:
+        os.chmod(tmp, 0o777 & ~_umask())
+        _build(report, tmp)
+        _sync_tree(tmp)
+        if replace:
+            old = parent / f".{out.name}.old-{secrets.token_hex(4)}"
+            os.rename(out, old)
+            try:
+                os.rename(tmp, out)
+            except BaseException:
+                os.rename(old, out)
+                raise
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(tmp, out)
+        _fsync_dir(parent)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out / "index.html"
+
+
+def check_target(out_dir: str | os.PathLike) -> tuple[Path, bool]:
+    """``(absolute out_dir, whether it holds a report to replace)``, or ``ValueError`` (one
+    line) when a report cannot go there: no folder name, a missing or unwritable parent, or
+    an existing folder that is not a report. Callers check before computing anything."""
+    out = Path(os.path.abspath(os.fspath(out_dir)))
+    parent = out.parent
+    if not out.name or out == parent:
+        _fail(f"cannot write a report to {out}: give a folder name")
+    if not parent.is_dir():
+        _fail(f"cannot write the report: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        _fail(f"cannot write the report: the folder {parent} is not writable")
+    return out, _existing(out)
+
+
+def _existing(out: Path) -> bool:
+    """Whether ``out`` exists and may be replaced; refuses what may not."""
+    if out.is_symlink():
+        _fail(f"refusing to write the report to {out}: it is a symbolic link")
+    if not out.exists():
+        return False
+    if not out.is_dir():
+        _fail(f"refusing to write the report to {out}: it is a file, not a folder")
+    try:
+        entries = os.listdir(out)
+    except OSError as e:
+        _fail(f"refusing to write the report to {out}: cannot list it ({e.strerror or e})")
+    if not entries:
+        return True
+    marker = out / MARKER
+    try:
+        meta = json.loads(marker.read_text(encoding="utf-8"))
+        ok = isinstance(meta, dict) and str(meta.get("format", "")).startswith(
+            FORMAT.split("/")[0] + "/")
+    except (OSError, ValueError):
+        ok = False
+    if not ok:
+        _fail(f"refusing to write the report to {out}: the folder is not empty and holds no "
+              f"report made by this writer (no valid {MARKER}); choose another folder or "
+              f"remove it")
+    return True
+
+
+def _build(report: Report, root: Path) -> None:
+    from reports.page_html import render_html  # they import this module's helpers
+    from reports.page_md import render_md
+
+    created = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    (root / "figures").mkdir()
+    (root / "tables").mkdir()
+    counter = {"figure": 0, "table": 0}
+    used_ids = {"contents", "verdicts", "top"}
+    named_tables = _table_names(report.sections)
+
+    def anchor(base: str) -> str:
+        a, k = base, 2
+        while a in used_ids:
+            a, k = f"{base}-{k}", k + 1
+        used_ids.add(a)
+        return a
+
+    def section(s: Section, level: int) -> SectionView:
+        figs, tabs = [], []
+        for f in s.figures:
+            figs.append(_save_figure(f, root, counter, anchor(f"fig-{f.name}"), named_tables))
+        for t in s.tables:
+            _write_csv(t.frame, root / "tables" / f"{t.name}.csv")
+            counter["table"] += t.show
+            tabs.append(table_view(t.frame, name=t.name, number=counter["table"] if t.show else 0,
+                                   caption=t.caption, anchor=anchor(f"table-{t.name}"),
+                                   csv=f"tables/{t.name}.csv", max_rows=t.max_rows,
+                                   show=t.show))
+        view = SectionView(s.heading, anchor(slug(s.heading)), min(level, 6),
+                           list(s.paragraphs), figs, tabs, [])
+        view.subsections = [section(sub, level + 1) for sub in s.subsections]
+        return view
+
+    verdicts = None
+    if report.verdicts is not None:
+        _write_csv(report.verdicts, root / "verdicts.csv")
+        shown = report.verdicts if report.verdicts_shown is None else report.verdicts_shown
+        verdicts = table_view(shown, name="verdicts", number=0, caption="",
+                              anchor="verdicts", csv="verdicts.csv", max_rows=None,
+                              verdict=True)
+    sections = [section(s, 2) for s in report.sections]
+    page = PageView(report.title, report.subtitle, list(report.notes), verdicts, sections,
+                    created)
+    _write_text(root / "index.html", render_html(page))
+    _write_text(root / "index.md", render_md(page))
+    _write_text(root / MARKER, json.dumps({"format": FORMAT, "created": created,
+                                           "title": report.title}, indent=1) + "\n")
+
+
+def _table_names(sections: list[Section]) -> set[str]:
+    names: set[str] = set()
+    for s in sections:
+        names |= {t.name for t in s.tables} | _table_names(s.subsections)
+    return names
+
+
+def _save_figure(f: Figure, root: Path, counter: dict, anchor: str,
+                 named_tables: set[str]) -> FigureView:
+    import matplotlib
+
+    png, svg = f"figures/{f.name}.png", f"figures/{f.name}.svg"
+    with matplotlib.rc_context({"svg.hashsalt": f.name}):     # stable ids in the SVG
+        f.figure.savefig(root / png, dpi=PNG_DPI, format="png", bbox_inches="tight")
+        f.figure.savefig(root / svg, format="svg", bbox_inches="tight",
+                         metadata={"Date": None})
+    width, height = _png_size(root / png)
+    data = None
+    if f.data is not None:
+        _write_csv(f.data, root / "tables" / f"{f.name}.csv")
+        data = f"tables/{f.name}.csv"
+    elif f.name in named_tables:
+        data = f"tables/{f.name}.csv"
+    counter["figure"] += 1
+    return FigureView(f.name, counter["figure"], f.caption, f.alt or plain(f.caption), anchor,
+                      png, svg, data, round(width * CSS_DPI / PNG_DPI),
+                      round(height * CSS_DPI / PNG_DPI))
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    with open(path, "rb") as fh:
+        head = fh.read(24)
+    if head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        raise ValueError(f"{path.name}: savefig did not write a PNG")
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def _write_csv(frame: pd.DataFrame, path: Path) -> None:
+    display_frame(frame).to_csv(path, index=False, encoding="utf-8", lineterminator="\n")
+
+
+def _write_text(path: Path, text: str) -> None:
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text)
+
+
+def _sync_tree(root: Path) -> None:
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            fd = os.open(os.path.join(dirpath, name), os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        _fsync_dir(Path(dirpath))
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it (Linux), else the usual 022."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022

@@ -1,0 +1,303 @@
+"""A run folder -> its report: statistics, verdicts, charts and one page (``survive-sim report``).
+
+Everything is computed here from the run's games by the modules that own each part:
+``experiments.stats`` (intervals, tests), ``experiments.claims`` (the verdicts of the claims
+the study names), ``reports.charts`` (one function per chart) and ``reports.page`` (the
+HTML/Markdown page, written atomically). Which charts appear depends on what the run holds:
+seat balance for every group of settings that differ only in the player count and the boats;
+ties and the tie-break where both rules were counted; challenges and expansions where a player
+count has variants of the base game. Only the columns the report needs are read, so a run of
+millions of games fits in memory.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from experiments.runs import RunError, RunFolder, load_run
+
+SEAT_FIELDS = ("player", "score", "rescued", "rescued_value", "turns", "lost", "boats",
+               "strategy") + tuple(f"lost_{c}" for c in ("serpent", "shark", "whale",
+                                                          "whirlpool", "squid", "stranded"))
+GAME_FIELDS = ("setting", "allocation", "game", "seed", "players", "seats", "turns",
+               "end_reason", "tiebreak", "decided_by", "challenges", "dolphins", "squid",
+               "squid_only", "lagoon_is_sea", "creatures_must_move", "max_turns")
+COLUMNS = list(GAME_FIELDS) + [f"{f}_{s}" for f in SEAT_FIELDS for s in range(6)]
+
+
+@dataclass
+class Result:
+    path: Path                       # index.html
+    figures: int
+    tables: int
+    partial: bool
+    verdicts: pd.DataFrame | None
+
+
+def _say(log, text):
+    if log:
+        log(text)
+
+
+# ------------------------------------------------------------------------------ verdicts
+def verdict_view(v: pd.DataFrame) -> pd.DataFrame:
+    """The verdict table as people read it: effect and interval in percentage points where the
+    metric is a share, p rounded, the games that would settle an inconclusive claim."""
+    def effect(r):
+        if pd.isna(r.effect):
+            return "–"
+        share = r.claim in ("S1", "S1b", "S1c", "N3", "T1", "T2")
+        k, unit = (100, " pp") if share and r.claim != "T2" else (100, "%") if share else (1, "")
+        if pd.isna(r.low):
+            return f"{k * r.effect:.3g}{unit}"
+        return f"{k * r.effect:+.2f}{unit} [{k * r.low:+.2f}, {k * r.high:+.2f}]" \
+            if r.claim != "T2" else f"{k * r.effect:.2f}% [{k * r.low:.2f}, {k * r.high:.2f}]"
+
+    def p(x):
+        return "–" if pd.isna(x) else f"{x:.2g}" if x >= 1e-4 else "< 0.0001"
+
+    return pd.DataFrame({
+        "claim": v["claim"], "scope": v["scope"], "verdict": v["verdict"],
+        "effect [95% CI]": [effect(r) for r in v.itertuples()],
+        "p": [p(x) for x in v["p_value"]], "n": v["n"].map(lambda n: f"{n:,}"),
+        "games to settle": v["games_needed"].map(lambda g: "" if pd.isna(g) else f"{g:,}")})
+
+
+def verdict_text(v: pd.DataFrame) -> str:
+    """The verdict table for the terminal: one line per claim and scope."""
+    shown = verdict_view(v)
+    lines = ["verdicts (rules in the report; intervals 95%):"]
+    for r in shown.itertuples(index=False):
+        more = f"; {r._6} games would settle it" if r._6 else ""
+        lines.append(f"  {r.claim:<4} {r.verdict:<12} {r._3:<28} n={r.n:<9} {r.scope}{more}")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ sections
+def _groups(meta: pd.DataFrame, keys: tuple[str, ...]) -> list[list[str]]:
+    """Settings grouped by ``keys`` (columns of ``charts.settings_table``), in grid order."""
+    out: dict[tuple, list[str]] = {}
+    for label, row in meta.iterrows():
+        out.setdefault(tuple(str(row[k]) for k in keys), []).append(label)
+    return list(out.values())
+
+
+def _fig(page, name, made, caption):
+    fig, table = made
+    return page.Figure(name, fig, caption=caption, data=table)
+
+
+def _seat_section(page, charts, df, tidy, meta) -> list:
+    """Win share (and score, rescued fraction) per seat for every group of settings that
+    differ only in the player count and the boat allocation."""
+    figures = []
+    keys = ("variant", "tiebreak", "strategies_text", "lagoon_is_sea", "creatures_must_move",
+            "max_turns")
+    for k, labels in enumerate(_groups(meta, keys)):
+        row = meta.loc[labels[0]]
+        what = f"{row['variant']}, {row['tiebreak']} tie-break, {row['strategies_text']}"
+        figures.append(_fig(page, f"win_share_{k + 1}",
+                            charts.seat_win_share(df, tidy, settings=labels),
+                            f"Win share per seat against the fair share: {what}."))
+    for k, labels in enumerate(_groups(meta, ("variant", "strategies_text"))):
+        labels = [lab for lab in labels if meta.at[lab, "tiebreak"] == meta.at[labels[0],
+                                                                                "tiebreak"]]
+        row = meta.loc[labels[0]]
+        figures.append(_fig(page, f"score_rescued_{k + 1}",
+                            charts.seat_score_rescued(df, tidy, settings=labels),
+                            f"Mean score and rescued fraction per seat: {row['variant']}."))
+    return figures
+
+
+def _tie_section(page, charts, df, tidy, meta) -> list:
+    figures = []
+    rules = [lab for lab in meta.index if meta.at[lab, "allocation"] in ("rules", "custom")]
+    try:
+        figures.append(_fig(page, "tie_decisions", charts.tie_decisions(df, tidy,
+                                                                        settings=rules),
+                            "Top-score ties and the step of the chain that decided."))
+    except ValueError:
+        pass
+    for lab in rules:
+        m = meta.loc[lab]
+        if m["tiebreak"] != "chain" or m["variant"] != "base":
+            continue
+        twin = [o for o in rules if o != lab and meta.at[o, "tiebreak"] == "shared"
+                and all(meta.at[o, c] == m[c] for c in ("players", "variant", "boats_text",
+                                                         "strategies_text"))]
+        if twin:
+            figures.append(_fig(page, f"transitions_p{m['players']}",
+                                charts.tiebreak_transitions(df, twin[0], lab),
+                                f"Tied games at {m['players']} players: who the chain picks."))
+    return figures
+
+
+def _variant_section(page, charts, df, tidy, meta) -> list:
+    figures = []
+    for players in sorted(set(meta["players"])):
+        labels = [lab for lab in meta.index if meta.at[lab, "players"] == players
+                  and meta.at[lab, "allocation"] == "rules"]
+        own = [lab for lab in labels
+               if meta.at[lab, "tiebreak"] == ("chain" if players >= 5 else "shared")]
+        plays = {(frozenset(meta.at[lab, "challenge_set"]) - {3}, meta.at[lab, "squid"],
+                  meta.at[lab, "squid_only"]) for lab in own}
+        if len(plays) < 2:                  # Challenge 3 changes the scoring, not the game
+            continue
+        for name, fn, what in (("game_length", charts.game_length, "game length"),
+                               ("rescued", charts.rescued_per_game, "explorers rescued"),
+                               ("losses", charts.losses_by_cause, "explorers lost by cause"),
+                               ("end_reasons", charts.end_reasons, "how games end"),
+                               ("turn_capped", charts.turn_capped, "turn-capped games")):
+            figures.append(_fig(page, f"{name}_p{players}", fn(df, settings=own),
+                                f"{players} players, each variant against the base game: "
+                                f"{what}."))
+    return figures
+
+
+def _detail_section(page, charts, df, tidy, meta) -> list:
+    figures = []
+    for players in sorted(set(meta["players"])):
+        labels = [lab for lab in meta.index if meta.at[lab, "players"] == players]
+        first = labels[0]
+        figures.append(_fig(page, f"scores_p{players}", charts.score_distributions(df, first,
+                                                                                   tidy),
+                            f"Score distributions per seat: {first}."))
+        pairs = tidy[tidy["setting"].astype(str).str.startswith(first + " vs ")
+                     & (tidy["metric"] == "diff_win_share")]
+        if len(pairs):
+            figures.append(_fig(page, f"differences_p{players}",
+                                charts.paired_differences(df, tidy, reference=first),
+                                f"Paired differences against {first}, on the same games."))
+    return figures
+
+
+def _seat_table(tidy: pd.DataFrame) -> pd.DataFrame:
+    """Per setting and seat: the own-rule win share and the other counts, as text."""
+    t = tidy[tidy["seat"].notna()]
+    wide = {}
+    for metric in ("win_share", "outright", "top_tie", "mean_score", "rescued_fraction"):
+        rows = t[t["metric"] == metric]
+        pct = metric != "mean_score"
+        k = 100 if pct else 1
+        wide[metric] = {(r.setting, int(r.seat)): f"{k * r.value:.2f} [{k * r.low:.2f}, "
+                        f"{k * r.high:.2f}]" for r in rows.itertuples()}
+        wide.setdefault("n", {}).update({(r.setting, int(r.seat)): f"{int(r.n):,}"
+                                         for r in rows.itertuples()})
+    keys = list(wide["win_share"])
+    return pd.DataFrame({"setting": [k[0] for k in keys], "seat": [k[1] + 1 for k in keys],
+                         "win share % (own rule)": [wide["win_share"][k] for k in keys],
+                         "outright wins %": [wide["outright"].get(k, "") for k in keys],
+                         "shared top %": [wide["top_tie"].get(k, "") for k in keys],
+                         "mean score": [wide["mean_score"].get(k, "") for k in keys],
+                         "rescued %": [wide["rescued_fraction"].get(k, "") for k in keys],
+                         "n": [wide["n"][k] for k in keys]})
+
+
+SOURCES = {"D": "the rulebook", "R": "a published review", "P": "players",
+           "H": "a hypothesis"}
+METHOD = [
+    "Every game is a pure function of (seed, game index, settings); the settings of one sweep "
+    "share the seed game by game (common random numbers), so their differences are paired.",
+    "Intervals are 95%. Proportions (outright wins, ties, deciding steps): Wilson score "
+    "intervals. Win shares with ties split 1/k: Wilson on the tie-split count. Means of bounded "
+    "per-game quantities (score, rescued fraction, turns): the t interval while the games vary "
+    "and it stays inside the range, else the Wilson interval of the mean scaled to its range. "
+    "Paired differences: paired t over the games both settings played.",
+    "Seat uniformity: the chi-square goodness-of-fit test of the tie-split win counts (scipy), "
+    "conservative because split counts vary less than the multinomial it assumes, with p-values "
+    "adjusted across the grid by Holm (statsmodels).",
+    "A verdict is computed from the games by the claim's stated rule (the `rule` column of "
+    "`verdicts.csv`): a direction needs its interval wholly on the claimed side; a claim of "
+    "balance or equality is supported only by an equivalence test (TOST) against the tolerance "
+    "the study file states, never by a test that failed to find a difference; an inconclusive "
+    "verdict gives the games that would settle it at the spread observed.",
+]
+
+
+# ------------------------------------------------------------------------------ the report
+def build_report(run, out, log=None) -> Result:
+    """Write the report of the run folder ``run`` into ``out`` (atomically: a temporary folder
+    renamed into place). ``RunError`` / ``ValueError`` (one line) for a folder that is not a
+    run, an empty run, or an output that cannot be written."""
+    import reports.charts as charts
+    import reports.page as page
+    from experiments.claims import CLAIMS, verdicts
+    from experiments.stats import balance_stats
+
+    t0 = time.perf_counter()
+    page.check_target(out)                      # before any work: where the page goes
+    manifest = RunFolder(Path(run)).read_manifest()
+    df, account = load_run(run, columns=COLUMNS)
+    if manifest is None:
+        raise RunError(f"{run} is not a run folder")
+    have, want = sum(h for h, _ in account.values()), sum(w for _, w in account.values())
+    if have == 0:
+        raise RunError(f"{run} holds no finished games yet; run its sweep (the same command "
+                       f"resumes it)")
+    _say(log, f"report: {have:,} games of {len(account)} settings read "
+              f"({time.perf_counter() - t0:.1f} s)")
+    tidy = balance_stats(df)
+    claims = manifest.get("claims") or {}
+    v = verdicts(df, claims) if claims else None
+    _say(log, f"report: statistics and {0 if v is None else len(v)} verdicts "
+              f"({time.perf_counter() - t0:.1f} s)")
+    meta = charts.settings_table(df)
+    notes = []
+    if have < want:
+        short = [f"{lab} {h:,}/{w:,}" for lab, (h, w) in account.items() if h < w]
+        notes.append(f"PARTIAL RUN: {have:,} of {want:,} games finished (the sweep is still "
+                     f"going or was interrupted); every number below is of the games finished. "
+                     f"Short: {', '.join(short[:6])}{' ...' if len(short) > 6 else ''}")
+    versions = manifest.get("versions", {})
+    subtitle = (f"{manifest.get('description') or manifest.get('name')}: "
+                f"{len(account)} settings, {manifest['games']:,} games each (seed "
+                f"{manifest['identity']['seed']}); survive-sim {versions.get('survive-sim')}, "
+                f"engine {manifest.get('engine')}, commit {versions.get('git_commit')}")
+    sections = []
+    if v is not None:
+        tests = v.groupby("claim", sort=False)["test"].first()
+        sections.append(page.Section("The claims", [
+            f"**{c}** ({SOURCES[CLAIMS[c].source]}): {CLAIMS[c].said} **Question:** "
+            f"{CLAIMS[c].question} **Test:** {tests[c]}. **Rule:** {CLAIMS[c].rule}."
+            for c in dict.fromkeys(v["claim"])]))
+    sections.append(page.Section("Seat balance", [
+        "Each seat's share of the wins, a tie split 1/k among its k winners, with its 95% "
+        "interval, against the fair share 1/N; then each seat's mean score and the fraction "
+        "of its explorers rescued."], figures=_seat_section(page, charts, df, tidy, meta)))
+    ties = _tie_section(page, charts, df, tidy, meta)
+    if ties:
+        sections.append(page.Section("Ties and tie-breaks", [
+            "How often the top score is shared, which step of the 5-6 player chain (most "
+            "explorers rescued, then with Challenge 3 the value rescued, then fewest turns) "
+            "decides, and where the wins of tied games go when the chain counts them."],
+            figures=ties))
+    variants = _variant_section(page, charts, df, tidy, meta)
+    if variants:
+        sections.append(page.Section("Challenges and expansions", [
+            "Each challenge and expansion against the base game at the same player count: "
+            "game length, explorers rescued and lost by cause, how games end."],
+            figures=variants))
+    sections.append(page.Section("Distributions and paired differences", [
+        "Score distributions of one setting per player count, and the paired differences of "
+        "win share and score against it on the same games."],
+        figures=_detail_section(page, charts, df, tidy, meta)))
+    sections.append(page.Section("Statistics", [
+        "Per setting and seat (seat 1 moves first). The full tidy table (`setting, seat, "
+        "metric, value, low, high, n, method`) is `tables/stats.csv`, as `survive-sim stats "
+        "--out` writes it."],
+        tables=[page.Table("seats", _seat_table(tidy), "Seat statistics, 95% intervals.",
+                           max_rows=60),
+                page.Table("stats", tidy, "All statistics (tidy).", show=False)]))
+    sections.append(page.Section("How the numbers are made", METHOD))
+    title = f"survive-sim report: {manifest.get('name', Path(run).name)}"
+    report = page.Report(title, subtitle, notes, verdicts=v, sections=sections,
+                         verdicts_shown=None if v is None else verdict_view(v))
+    nfig = sum(len(s.figures) for s in sections)
+    _say(log, f"report: {nfig} charts drawn ({time.perf_counter() - t0:.1f} s); writing {out}")
+    path = page.write_report(report, out)
+    ntab = nfig + sum(len(s.tables) for s in sections)
+    _say(log, f"report: written in {time.perf_counter() - t0:.1f} s")
+    return Result(Path(path), nfig, ntab, have < want, v)

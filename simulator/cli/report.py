@@ -1,0 +1,47 @@
+"""``survive-sim report``: charts, tables, verdicts and one page (HTML and Markdown) of any
+sweep's run folder. A partial run is reported for what it holds and says so in its header."""
+from __future__ import annotations
+
+import os
+
+import click
+
+from . import main
+from .options import bad, one_line
+
+
+def default_out(run: str) -> str:
+    return os.path.join(os.path.dirname(os.path.normpath(run)) or ".",
+                        f"{os.path.basename(os.path.normpath(run))}-report")
+
+
+def write(run: str, out: str, quiet: bool = False):
+    """Build the report of ``run`` into ``out``; bad input is a usage error (exit 2)."""
+    from experiments.runs import RunError
+    from reports.report import build_report
+    try:
+        return build_report(run, out, log=None if quiet else
+                            (lambda line: click.echo(line, err=True)))
+    except (RunError, ValueError) as e:
+        bad(one_line(e))
+
+
+@main.command(short_help="Charts, tables and verdicts of a run folder, as one page.")
+@click.argument("run", metavar="RUN", type=click.Path(file_okay=False))
+@click.option("--out", default=None, metavar="DIR",
+              help="The report folder (default: RUN-report beside RUN). Holds index.html, "
+                   "index.md, figures/, tables/ and verdicts.csv.")
+@click.option("--no-progress", is_flag=True, help="No progress lines on stderr.")
+def report(run, out, no_progress):
+    """Write the report of the sweep folder RUN: index.html (opens from disk, no internet),
+    index.md, figures/*.png and *.svg, tables/*.csv behind every chart, and the verdicts of
+    the study's claims (verdicts.csv)."""
+    if not os.path.isdir(run):
+        bad(f"{run} is not a run folder (no such directory); make one with `survive-sim sweep`")
+    out = out or default_out(run)
+    result = write(run, out, no_progress)
+    click.echo(f"wrote {os.path.join(out, 'index.html')} ({result.figures} charts, "
+               f"{result.tables} tables{', PARTIAL run' if result.partial else ''})")
+    if result.verdicts is not None and len(result.verdicts):
+        from reports.report import verdict_text
+        click.echo(verdict_text(result.verdicts))

@@ -1,0 +1,150 @@
+"""The report of a run folder (reports/report.py, `survive-sim report`, `survive-sim study`), end
+to end on a small sweep: every chart file is a valid PNG and SVG, every image and link of
+index.html and index.md resolves, the tables behind the charts and the verdicts match a recount
+from the run's games, a partial run says so, and bad input is one line with exit code 2."""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from cli_harness import invoke
+
+from experiments import claims, spec, stats, sweep
+from experiments.runs import load_run
+from reports.report import build_report
+
+SPEC = {"name": "tiny", "description": "a small study", "seed": 8, "games": 240, "chunk": 120,
+        "grid": {"players": [4, 5], "boats": ["rules", "flat"], "tiebreak": ["chain", "shared"],
+                 "challenges": [[], [2]], "strategies": ["random"]},
+        "claims": {"S1": {}, "S1b": {"tolerance": 0.05}, "T1": {}}}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("report")
+    sweep.run_sweep(spec.build(SPEC), root / "run")
+    result = build_report(root / "run", root / "report")
+    return root, result
+
+
+def test_every_chart_is_a_valid_png_and_svg_with_its_table(built):
+    root, result = built
+    figures = root / "report" / "figures"
+    pngs = sorted(figures.glob("*.png"))
+    assert len(pngs) == result.figures >= 10
+    for png in pngs:
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        from PIL import Image
+        with Image.open(png) as im:
+            assert im.size[0] > 300 and im.size[1] > 200
+        svg = png.with_suffix(".svg")
+        assert ET.parse(svg).getroot().tag.endswith("svg")
+        assert (root / "report" / "tables" / f"{png.stem}.csv").exists()
+
+
+def _links(text: str, pattern: str) -> list[str]:
+    return [m for m in re.findall(pattern, text) if not m.startswith("#")]
+
+
+def test_every_image_and_link_resolves(built):
+    root, _ = built
+    page = root / "report"
+    html = (page / "index.html").read_text()
+    md = (page / "index.md").read_text()
+    refs = _links(html, r'(?:src|href)="([^"]+)"')
+    assert refs and not [r for r in refs if r.startswith(("http:", "https:", "//"))]
+    for ref in refs + _links(md, r"\]\(([^)]+)\)"):
+        assert (page / ref).exists(), ref
+    ids = set(re.findall(r'id="([^"]+)"', html))
+    for anchor in re.findall(r'href="#([^"]+)"', html):
+        assert anchor in ids, anchor
+
+
+def test_the_tables_behind_the_charts_match_a_recount(built):
+    root, _ = built
+    df, _ = load_run(root / "run")
+    tidy = stats.balance_stats(df)
+    tables = root / "report" / "tables"
+    shares = pd.read_csv(tables / "win_share_1.csv")
+    own = tidy[tidy["metric"] == "win_share"].set_index(["setting", "seat"])
+    for r in shares.itertuples():
+        want = own.loc[(r.setting, r.seat)]
+        assert r.value == pytest.approx(want["value"]) and r.n == want["n"]
+        assert r.low == pytest.approx(want["low"]) and r.high == pytest.approx(want["high"])
+    losses = pd.read_csv(tables / "losses_p4.csv")
+    assert len(losses) >= 2 * 5           # two variants x five causes (no squid in the run)
+    for r in losses.itertuples():
+        rows = df[df["setting"] == r.setting]
+        total = sum(rows[f"lost_{r.part}_{s}"].astype(float) for s in range(4))
+        assert r.value == pytest.approx(total.mean()) and r.n == len(rows)
+
+
+def test_the_verdicts_are_the_claims_computed_from_the_games(built):
+    root, result = built
+    df, _ = load_run(root / "run")
+    want = claims.verdicts(df, SPEC["claims"])
+    got = pd.read_csv(root / "report" / "verdicts.csv")
+    assert list(got.columns[:10]) == ["claim", "question", "verdict", "test", "statistic",
+                                      "p_value", "effect", "low", "high", "n"]
+    assert list(got["verdict"]) == list(want["verdict"])
+    assert got["effect"].to_numpy() == pytest.approx(want["effect"].to_numpy(), nan_ok=True)
+    html = (root / "report" / "index.html").read_text()
+    assert html.index('<h2 id="verdicts"') < html.index('<h2 id="seat-balance"')  # first
+    for cid in ("S1", "S1b", "T1"):
+        assert f"<strong>{cid}</strong>" in html                         # each claim's rule
+
+
+def test_a_partial_run_is_labelled_partial(tmp_path):
+    sweep.run_sweep(spec.build(SPEC), tmp_path / "run", stop=lambda: True)
+    result = build_report(tmp_path / "run", tmp_path / "report")
+    assert result.partial
+    for name in ("index.html", "index.md"):
+        assert "PARTIAL RUN" in (tmp_path / "report" / name).read_text()
+
+
+def _one_line(r, *needles):
+    assert r.exit_code == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    for n in needles:
+        assert n in lines[0], lines[0]
+
+
+def test_bad_report_input_is_one_line_and_leaves_nothing(built, tmp_path):
+    root, _ = built
+    _one_line(invoke("report", tmp_path / "nope"), "not a run folder")
+    (tmp_path / "plain").mkdir()
+    _one_line(invoke("report", tmp_path / "plain"), "not a run folder")
+    empty = tmp_path / "empty"
+    sweep.run_sweep(spec.build({**SPEC, "games": 1}), empty, stop=lambda: True)
+    for chunk in empty.glob("*.parquet"):
+        chunk.unlink()
+    _one_line(invoke("report", empty, "--out", tmp_path / "r1"), "no finished games")
+    assert not (tmp_path / "r1").exists()
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    (taken / "mine.txt").write_text("keep me")
+    _one_line(invoke("report", root / "run", "--out", taken), "taken")
+    assert sorted(p.name for p in taken.iterdir()) == ["mine.txt"]
+    assert not list(tmp_path.glob(".taken*"))
+
+
+def test_study_lists_and_refuses_unknown_names():
+    r = invoke("study", "--list")
+    assert r.exit_code == 0 and {"five-six", "tiebreaks", "challenges"} <= set(
+        line.split()[0] for line in r.stdout.splitlines())
+    _one_line(invoke("study", "balance"), "unknown study", "five-six")
+
+
+def test_a_study_runs_its_sweep_and_report_and_prints_the_verdicts(tmp_path):
+    out = tmp_path / "s"
+    r = invoke("study", "tiebreaks", "--games", 40, "--out", out, "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert (out / "report" / "index.html").exists() and (out / "report" / "verdicts.csv").exists()
+    assert "verdicts" in r.stdout and "T2" in r.stdout
+    assert str(Path(out) / "report" / "index.html") in r.stdout
+    again = invoke("study", "tiebreaks", "--games", 40, "--out", out, "--no-progress")
+    assert again.exit_code == 0                       # resumes: nothing left to play
