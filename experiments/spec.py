@@ -35,7 +35,7 @@ from simulator.settings import RULES_BOATS, Settings, SettingsError, seats_for
 ALLOCATIONS = ("rules", "flat", "reversed")          # named boat allocations (X1.1, X1.2, X1.5)
 DEFAULT_CHUNK = 10_000
 MAX_INDEX = 2**63 - 1                                 # game indices and seeds are 63-bit
-TOP_KEYS = ("name", "description", "seed", "games", "chunk", "skip_invalid", "grid",
+TOP_KEYS = ("name", "description", "seed", "games", "chunk", "skip_invalid", "plugins", "grid",
             "claims")
 # grid key -> (default values, what one value must be, checker of one value)
 GRID_ORDER = ("players", "strategies", "boats", "challenges", "tiebreak", "dolphins", "squid",
@@ -113,14 +113,19 @@ class Spec:
     description: str = ""
     source: str = ""                    # the file it came from, or "command line"
     claims: dict = field(default_factory=dict, compare=False)   # claim id -> its parameters
+    plugins: tuple[str, ...] = ()       # strategy files (absolute paths) the grid's names use
 
     def identity(self) -> dict:
         """What decides the games a run folder holds: the seed, the chunking and every point's
         settings. (The name, description and game count do not: a run can be renamed and
         extended.)"""
-        return {"seed": self.seed, "chunk": self.chunk,
-                "points": [{"label": p.label, "allocation": p.allocation,
-                            "settings": p.settings.to_dict()} for p in self.points]}
+        out = {"seed": self.seed, "chunk": self.chunk,
+               "points": [{"label": p.label, "allocation": p.allocation,
+                           "settings": p.settings.to_dict()} for p in self.points]}
+        if self.plugins:        # an edited plug-in plays other games: never mixed with these
+            from strategies.plugins import source_hash
+            out["plugins"] = {Path(p).name: source_hash(Path(p)) for p in self.plugins}
+        return out
 
     def chunks(self, games: int | None = None) -> list[tuple[int, int, int]]:
         """``(index, first game, count)`` of every chunk of one setting."""
@@ -253,6 +258,7 @@ def build(data: dict, source: str = "command line", text: str = "") -> Spec:
     skip = data.get("skip_invalid", False)
     if not isinstance(skip, bool):
         bad("skip_invalid", f"must be true or false, got {skip!r}")
+    plugins = _load_plugins(data.get("plugins", []), source, bad)
     grid = data.get("grid")
     grids = grid if isinstance(grid, list) else [grid]
     if not grids or not all(isinstance(g, dict) and g for g in grids):
@@ -278,7 +284,23 @@ def build(data: dict, source: str = "command line", text: str = "") -> Spec:
         bad("claims", problem)
     return Spec(name=name.strip(), seed=seed, games=games, chunk=chunk, points=tuple(points),
                 grid=values, skipped=tuple(skipped), description=description, source=source,
-                claims=claims)
+                claims=claims, plugins=plugins)
+
+
+def _load_plugins(paths, source: str, bad) -> tuple[str, ...]:
+    """``plugins = ["my_bot.py"]``: files relative to the experiment file's folder, loaded
+    before the grid is checked so that their strategy names are known."""
+    if not isinstance(paths, list) or not all(isinstance(p, str) and p for p in paths):
+        bad("plugins", "must be a list of strategy files, e.g. plugins = [\"my_bot.py\"]")
+    base = Path(source).parent if source != "command line" else Path.cwd()
+    resolved = tuple(str((base / p).expanduser().resolve()) for p in paths)
+    from strategies.plugins import load_plugins
+    from strategies.registry import StrategyError
+    try:
+        load_plugins(resolved)
+    except StrategyError as e:
+        bad("plugins", str(e))
+    return resolved
 
 
 def _grid_values(grid: dict, bad) -> dict:

@@ -240,10 +240,14 @@ def _local(jobs: list[Job], spec: Spec, threads: int | None) -> Iterator:
             yield job, records, time.perf_counter() - t
 
 
-def play_chunk(settings, seed: int, first: int, count: int) -> tuple[str, np.ndarray]:
+def play_chunk(settings, seed: int, first: int, count: int,
+               plugins: tuple[str, ...] = ()) -> tuple[str, np.ndarray]:
     """A Dask task: one chunk's raw records on one numba thread, with the worker's engine hash
-    (the client refuses records from other engine sources)."""
+    (the client refuses records from other engine sources). The spec's plug-in files are
+    loaded first (each worker needs them at the same path)."""
     from simulator.simulate import numba_threads, run_records
+    from strategies.plugins import load_plugins
+    load_plugins(plugins)
     with numba_threads(1):
         return engine_hash(), run_records(settings, seed, first, count)
 
@@ -291,6 +295,7 @@ class Cluster:
 
         def submit(job):
             fut = self.client.submit(play_chunk, job.settings, spec.seed, job.first, job.count,
+                                     spec.plugins,
                                      pure=False, retries=3)
             started_at[fut.key] = (job, time.perf_counter())
             return fut

@@ -13,7 +13,6 @@ import pandas as pd
 
 from simulator.scoring import STEPS, TIEBREAKS
 from simulator.settings import Settings
-from strategies import STRATEGY_CODES
 
 MAX_SEATS = 6
 SEAT_KEYS = ("score", "rescued", "rescued_value", "lost", "turns")     # what summaries read
@@ -80,10 +79,24 @@ def check_table(df: pd.DataFrame) -> None:
                                  f"damaged")
         col = f"strategy_{s}"
         if col in df.columns:
-            _known(df, col, tuple(STRATEGY_CODES))
+            _known_strategies(df, col)
     for col, names in NAMES.items():
         if col in df.columns:
             _known(df, col, names)
+
+
+def _known_strategies(df: pd.DataFrame, col: str) -> None:
+    """Every value must be a strategy the registry knows (parameters checked too)."""
+    from strategies.registry import StrategyError, canonical, listed_names
+    values = df[col].astype(object)
+    for value in pd.unique(values[values.notna()]):
+        try:
+            canonical(str(value))
+        except StrategyError:
+            i = int(np.flatnonzero((values == value).to_numpy())[0])
+            raise ValueError(f"{_row(df, i)} has {col} {value!r}; accepted: "
+                             f"{', '.join(listed_names())} (a plug-in's name needs "
+                             f"--plugin)") from None
 
 
 def _known(df: pd.DataFrame, col: str, names: tuple[str, ...]) -> None:

@@ -1,7 +1,8 @@
 """Survive: Escape from Atlantis! balance simulator: board -> state -> rules -> engine.
 
 Importing the package points numba's on-disk cache at a folder named by a hash of the package's
-own sources (simulator/ and strategies/). numba does not notice edits to jitted functions in
+own compiled sources (every module of simulator/ and strategies/ that numba compiles, or
+that such a module imports: ``simulator.sources``). numba does not notice edits to jitted functions in
 *other* files than the one it compiles, so without this a cached engine could silently keep
 running an old rule (see the numba notes in the README).
 """
@@ -10,18 +11,15 @@ import os
 import sys
 from pathlib import Path
 
-# the modules whose code numba compiles; editing any other module must not force a recompile
-_COMPILED = ("board.py", "state.py", "jit.py", "rng.py", "rules.py", "engine.py")
-
-
 def _source_hash() -> str:
     from importlib.metadata import PackageNotFoundError, version
+
+    from .sources import compiled_files
     root = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    files = [root / f for f in _COMPILED] + sorted((root.parent / "strategies").glob("*.py"))
-    files.append(root / "data" / "board.json")
+    files = compiled_files(root.parent) + [root / "data" / "board.json"]
     for f in files:
-        h.update(f.name.encode())
+        h.update(f.relative_to(root.parent).as_posix().encode())
         h.update(f.read_bytes())
     try:
         h.update(version("numba").encode())

@@ -11,7 +11,8 @@ the state after it, which ``simulator.replay`` turns into the replay log.
 import numpy as np
 from numba import njit, prange
 
-from strategies.dispatch import MEM_W, choose
+from strategies.dispatch import MEM_W, PAR0, choose
+from strategies.registry import PLUGIN_CODE
 
 from .board import ISLAND_HEXES, N_HEX, SERPENT_STARTS
 from .jit import hot
@@ -205,9 +206,10 @@ ST_SIZE = ST_SQUID + 1
 EV_NAMES = ("layout", "place_explorer", "place_boat", "turn_start", "play_tile", "move", "sink",
             "roll", "creature", "end", "bonus", "squid")
 EV_W = 10                         # type, seat, turn, then up to 7 fields
-# ctx cells (int64): events written, error code, logging on
-C_NEV, C_ERR, C_LOG = 0, 1, 2
-ERR_BAD_CHOICE, ERR_LOG_FULL, ERR_NO_OPTION = 1, 2, 3
+# ctx cells (int64): events written, error code, logging on, and who gave a bad answer
+C_NEV, C_ERR, C_LOG, C_BAD_KIND, C_BAD_SEAT = 0, 1, 2, 3, 4
+CTX_W = 5
+ERR_BAD_CHOICE, ERR_LOG_FULL, ERR_NO_OPTION, ERR_PLUGIN_CHOICE = 1, 2, 3, 4
 
 # ---- per-game record ------------------------------------------------------------------------
 REC_GAME = ("players", "seats", "end_reason", "end_seat", "turns", "tiles_removed",
@@ -244,7 +246,7 @@ def log_event(S, ctx, ev, snaps, etype, seat, a, b, c, d, e, f, g):
 
 
 @hot
-def ask(S, st, rng, ctx, mem, W, seat, kind, opts, n):
+def ask(S, st, rng, ctx, mem, W, fns, seat, kind, opts, n):
     """Ask the seat's strategy to pick one of ``n`` legal options. It sees only the public part
     of the state and its own private row (R11), and may use ``W`` as scratch for rules queries
     (so the engine never keeps a search result across a question). One option needs no
@@ -253,8 +255,19 @@ def ask(S, st, rng, ctx, mem, W, seat, kind, opts, n):
         return 0
     pub = S[:PUB_SIZE]
     mine = S[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W]
-    k = choose(st[ST_SIDS + seat], pub, mine, seat, kind, opts, n,
-               rng[RNG_SEAT0 + seat:RNG_SEAT0 + seat + 1], mem[seat], W)
+    row = mem[seat]
+    sid = st[ST_SIDS + seat]
+    noise = rng[RNG_SEAT0 + seat:RNG_SEAT0 + seat + 1]
+    if sid >= PLUGIN_CODE:                    # a user's plug-in: its first-class function
+        k = fns[seat](pub, mine, np.int64(seat), np.int64(kind), opts, np.int64(n), noise,
+                      row[:PAR0], W, row[PAR0:])
+        if k < 0 or k >= n:
+            ctx[C_ERR] = ERR_PLUGIN_CHOICE
+            ctx[C_BAD_KIND] = kind
+            ctx[C_BAD_SEAT] = seat
+            return 0
+        return k
+    k = choose(sid, pub, mine, seat, kind, opts, n, noise, row[:PAR0], W, row[PAR0:])
     if k < 0 or k >= n:
         ctx[C_ERR] = ERR_BAD_CHOICE
         return 0
@@ -336,19 +349,19 @@ def new_game(S, st, rng):
 
 
 @hot
-def place_next_explorer(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
+def place_next_explorer(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, seat):
     """B4.3: ``seat`` picks one of its unplaced explorers and puts it on a tile the rule in
     force allows (``rules.options_placement``: B4.3, X1.3, X2.1, X6.2). Returns 1 if it
     placed one, 0 if it had none left (or on an engine error)."""
     n = options_pick_explorer(S, seat, opts)
     if n == 0:
         return 0
-    slot = opts[ask(S, st, rng, ctx, mem, W, seat, D_PICK_EXPLORER, opts, n), 0]
+    slot = opts[ask(S, st, rng, ctx, mem, W, fns, seat, D_PICK_EXPLORER, opts, n), 0]
     n = options_placement(S, seat, slot, opts)
     if n == 0:                         # cannot happen with the rules' counts
         ctx[C_ERR] = ERR_NO_OPTION
         return 0
-    k = ask(S, st, rng, ctx, mem, W, seat, D_PLACE_EXPLORER, opts, n)
+    k = ask(S, st, rng, ctx, mem, W, fns, seat, D_PLACE_EXPLORER, opts, n)
     e = seat * SLOTS + slot
     place_explorer(S, e, L_LAND, opts[k, 1])
     log_event(S, ctx, ev, snaps, EV_PLACE_EXPLORER, seat, e, opts[k, 1], 0, 0, 0, 0, 0)
@@ -356,7 +369,7 @@ def place_next_explorer(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
 
 
 @hot
-def place_pieces(S, st, rng, ctx, mem, W, opts, ev, snaps):
+def place_pieces(S, st, rng, ctx, mem, W, fns, opts, ev, snaps):
     """B4.3 then B4.4: explorers one at a time in seat order, then boats one at a time in seat
     order, skipping seats whose allocation is placed (X1.4)."""
     nseats = S[N_SEATS]
@@ -366,7 +379,7 @@ def place_pieces(S, st, rng, ctx, mem, W, opts, ev, snaps):
             remaining += 1
     while remaining > 0 and ctx[C_ERR] == 0:
         for seat in range(nseats):
-            remaining -= place_next_explorer(S, st, rng, ctx, mem, W, opts, ev, snaps, seat)
+            remaining -= place_next_explorer(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, seat)
     if ctx[C_ERR] != 0:
         return
     boat = 0
@@ -377,7 +390,7 @@ def place_pieces(S, st, rng, ctx, mem, W, opts, ev, snaps):
             n = options_place_boat(S, opts)
             if n == 0:
                 continue
-            k = ask(S, st, rng, ctx, mem, W, seat, D_PLACE_BOAT, opts, n)
+            k = ask(S, st, rng, ctx, mem, W, fns, seat, D_PLACE_BOAT, opts, n)
             put_boat(S, boat, opts[k, 0])
             log_event(S, ctx, ev, snaps, EV_PLACE_BOAT, seat, boat, opts[k, 0], 0, 0, 0, 0, 0)
             boat += 1
@@ -414,7 +427,7 @@ def challenge_end(S, seat):
 
 
 @hot
-def settle(S, st, rng, ctx, mem, W, opts, seat):
+def settle(S, st, rng, ctx, mem, W, fns, opts, seat):
     """X5.9: a whale threw more swimmers into a hex than it has free dolphins; ``seat``, whose
     action caused it, picks who each free dolphin protects, then the hex's resolution goes on
     (``rules.resolve_hex`` left it pending)."""
@@ -425,25 +438,25 @@ def settle(S, st, rng, ctx, mem, W, opts, seat):
             n = protect_candidates(S, h, True, d, opts)
             if n == 0:
                 break
-            protect(S, d, opts[ask(S, st, rng, ctx, mem, W, seat, D_PROTECT, opts, n), 0])
+            protect(S, d, opts[ask(S, st, rng, ctx, mem, W, fns, seat, D_PROTECT, opts, n), 0])
             d = free_dolphin(S, h)
         resolve_hex(S, h)
 
 
 @hot
-def protect_one(S, st, rng, ctx, mem, W, opts, seat, h, d):
+def protect_one(S, st, rng, ctx, mem, W, fns, opts, seat, h, d):
     """X5.5 / X5.9: free dolphin ``d`` has come to hex ``h``: it protects one unprotected
     swimmer there, the one ``seat`` picks when there are several. Returns it, or -1."""
     n = protect_candidates(S, h, False, d, opts)
     if n == 0:
         return -1
-    e = opts[ask(S, st, rng, ctx, mem, W, seat, D_PROTECT, opts, n), 0]
+    e = opts[ask(S, st, rng, ctx, mem, W, fns, seat, D_PROTECT, opts, n), 0]
     protect(S, d, e)
     return e
 
 
 @hot
-def squid_attack(S, st, rng, ctx, mem, W, opts, ev, snaps, seat, k, placed):
+def squid_attack(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, seat, k, placed):
     """X7.1 / X7.4: after a squid is placed or moved (staying counts), every whale in its hex
     is removed, then ``seat`` removes exactly one explorer: from a land tile next to it or from an
     occupied boat in its hex. Logged as a ``squid`` event."""
@@ -452,14 +465,14 @@ def squid_attack(S, st, rng, ctx, mem, W, opts, ev, snaps, seat, k, placed):
     n = squid_victims(S, h, opts)
     victim = -1
     if n > 0:
-        victim = opts[ask(S, st, rng, ctx, mem, W, seat, D_SQUID_VICTIM, opts, n), 0]
+        victim = opts[ask(S, st, rng, ctx, mem, W, fns, seat, D_SQUID_VICTIM, opts, n), 0]
         kill(S, victim, F_SQUID)
     challenge_end(S, S[CUR_SEAT])
     log_event(S, ctx, ev, snaps, EV_SQUID, seat, k, h, whales, victim, placed, 0, 0)
 
 
 @hot
-def place_squid(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
+def place_squid(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, seat):
     """X7.1: a whale tile that brought a whale into play (under squid-only: any whale tile)
     also brings a squid, placed by the revealer on an unoccupied sea hex next to land."""
     k = supply_slot(S, SQUID)
@@ -468,20 +481,20 @@ def place_squid(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
     n = options_place_squid(S, opts)
     if n == 0:
         return
-    h = opts[ask(S, st, rng, ctx, mem, W, seat, D_PLACE_SQUID, opts, n), 0]
+    h = opts[ask(S, st, rng, ctx, mem, W, fns, seat, D_PLACE_SQUID, opts, n), 0]
     put_creature(S, SQUID, k, h)
     S[SQUID_PLACED] += 1
-    squid_attack(S, st, rng, ctx, mem, W, opts, ev, snaps, seat, k, 1)
+    squid_attack(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, seat, k, 1)
 
 
 @hot
-def step_play_tile(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
+def step_play_tile(S, st, rng, ctx, mem, W, fns, opts, path, ev, snaps, seat):
     """Step 1 (B5.1): optionally play one red tile from the hand, asked in two decisions:
     which tile on which piece (or none), then where the piece goes."""
     n = options_tile_pieces(S, seat, opts)
     if n <= 1:
         return
-    k = ask(S, st, rng, ctx, mem, W, seat, D_PLAY_TILE, opts, n)
+    k = ask(S, st, rng, ctx, mem, W, fns, seat, D_PLAY_TILE, opts, n)
     back = opts[k, 0]
     if back < 0:
         return
@@ -493,7 +506,7 @@ def step_play_tile(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
         n = options_tile_dest(S, back, piece, kind, opts)
     if n == 0:                                # no unoccupied sea hex at all (R9): keep it
         return
-    dest = opts[ask(S, st, rng, ctx, mem, W, seat, D_TILE_DEST, opts, n), 2]
+    dest = opts[ask(S, st, rng, ctx, mem, W, fns, seat, D_TILE_DEST, opts, n), 2]
     take_from_hand(S, seat, back)
     path[0] = dest
     path[1] = -1
@@ -520,30 +533,30 @@ def step_play_tile(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
             resolve_hex(S, path[i])
             if S[BOAT_HEX + b] != path[i]:
                 break
-        settle(S, st, rng, ctx, mem, W, opts, seat)
+        settle(S, st, rng, ctx, mem, W, fns, opts, seat)
     else:                                     # B3.8-B3.10: to an unoccupied hex, no attack
         put_creature(S, kind, piece, dest)
     log_event(S, ctx, ev, snaps, EV_PLAY_TILE, seat, back, piece, path[0], path[1], path[2],
               kind if back >= B_MOVE_SERPENT else 0, 0)
     if back >= B_MOVE_SERPENT and kind == SQUID:              # X7.2, X7.4
-        squid_attack(S, st, rng, ctx, mem, W, opts, ev, snaps, seat, piece, 0)
+        squid_attack(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, seat, piece, 0)
 
 
 @hot
-def step_move(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
+def step_move(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, seat):
     """Step 2 (B5.2): up to 3 movement points, one at a time. Each is asked in two decisions:
     which piece (or stop), then where it goes."""
     S[MP_LEFT] = 3
     while S[MP_LEFT] > 0:
         n = options_move_pieces(S, seat, opts)
-        k = ask(S, st, rng, ctx, mem, W, seat, D_MOVE_PIECE, opts, n)
+        k = ask(S, st, rng, ctx, mem, W, fns, seat, D_MOVE_PIECE, opts, n)
         if opts[k, 0] == MV_STOP:
             break
         n = piece_moves(S, seat, opts[k, 0], opts[k, 1], opts)
-        k = ask(S, st, rng, ctx, mem, W, seat, D_MOVE, opts, n)
+        k = ask(S, st, rng, ctx, mem, W, fns, seat, D_MOVE, opts, n)
         what, i, dest, boat = opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3]
         apply_move(S, seat, what, i, dest, boat)
-        settle(S, st, rng, ctx, mem, W, opts, seat)
+        settle(S, st, rng, ctx, mem, W, fns, opts, seat)
         S[MP_LEFT] -= 1
         over = challenge_end(S, seat)
         log_event(S, ctx, ev, snaps, EV_MOVE, seat, what, i, dest, boat, 0, 0, 0)
@@ -553,12 +566,12 @@ def step_move(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
 
 
 @hot
-def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
+def step_sink(S, st, rng, ctx, mem, W, fns, opts, path, ev, snaps, seat):
     """Step 3 (B5.3-B5.7): sink an eligible tile and resolve a green back or keep a red one."""
     n = options_sink(S, opts)
     if n == 0:
         return
-    k = ask(S, st, rng, ctx, mem, W, seat, D_SINK, opts, n)
+    k = ask(S, st, rng, ctx, mem, W, fns, seat, D_SINK, opts, n)
     h = opts[k, 0]
     terrain = S[HEX_TERRAIN + h]
     m = 0                                     # X6.3: who stood on the tile
@@ -593,7 +606,7 @@ def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
         if d >= 0:
             put_creature(S, DOLPHIN, d, h)
             S[DOLPHINS_PLACED] += 1
-            protected = protect_one(S, st, rng, ctx, mem, W, opts, seat, h, d)
+            protected = protect_one(S, st, rng, ctx, mem, W, fns, opts, seat, h, d)
     elif back == B_SHARK:                     # B3.2: every swimmer there is eaten
         slot = supply_slot(S, SHARK)
         if slot >= 0:
@@ -608,7 +621,7 @@ def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
                     opts[m, 0] = x
                     m += 1
             if m > 0:
-                b = opts[ask(S, st, rng, ctx, mem, W, seat, D_TAKE_BOAT, opts, m), 0]
+                b = opts[ask(S, st, rng, ctx, mem, W, fns, seat, D_TAKE_BOAT, opts, m), 0]
                 taken = b
         if b >= 0:
             put_boat(S, b, h)
@@ -625,7 +638,7 @@ def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
                         if swim[i] >= 0:
                             opts[cnt, 0] = swim[i]
                             cnt += 1
-                    pick = opts[ask(S, st, rng, ctx, mem, W, seat, D_BOARD, opts, cnt), 0]
+                    pick = opts[ask(S, st, rng, ctx, mem, W, fns, seat, D_BOARD, opts, cnt), 0]
                     path[j] = pick
                     for i in range(m):
                         if swim[i] == pick:
@@ -642,13 +655,13 @@ def step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
     log_event(S, ctx, ev, snaps, EV_SINK, seat, h, back, path[0], path[1], path[2], taken,
               protected)
     if squid and S[OVER] == 0:
-        place_squid(S, st, rng, ctx, mem, W, opts, ev, snaps, seat)
+        place_squid(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, seat)
     if (S[CHALLENGES] & CH_OVERPOP) and S[OVER] == 0 and W[W_SUNK_N] > 0:
-        bonus_round(S, st, rng, ctx, mem, W, opts, ev, snaps, seat)
+        bonus_round(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, seat)
 
 
 @hot
-def bonus_round(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
+def bonus_round(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, seat):
     """X6.3 / X6.6 (Challenge 6): after the sunk tile's effect and before the creature roll,
     each seat with explorers from that tile still on the board, in turn order from the active
     seat, may move one of them one step (one movement point, never a boat)."""
@@ -658,14 +671,14 @@ def bonus_round(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
         n = options_bonus_pieces(S, s, W, opts)
         if n <= 1:
             continue
-        k = ask(S, st, rng, ctx, mem, W, s, D_MOVE_PIECE, opts, n)
+        k = ask(S, st, rng, ctx, mem, W, fns, s, D_MOVE_PIECE, opts, n)
         if opts[k, 0] == MV_STOP:
             continue
         n = explorer_moves(S, opts[k, 1], opts, 0, False)   # X5.7: no dolphin along here
-        k = ask(S, st, rng, ctx, mem, W, s, D_MOVE, opts, n)
+        k = ask(S, st, rng, ctx, mem, W, fns, s, D_MOVE, opts, n)
         what, i, dest, boat = opts[k, 0], opts[k, 1], opts[k, 2], opts[k, 3]
         apply_move(S, s, what, i, dest, boat)
-        settle(S, st, rng, ctx, mem, W, opts, s)
+        settle(S, st, rng, ctx, mem, W, fns, opts, s)
         S[BONUS_MOVES] += 1
         over = challenge_end(S, seat)
         log_event(S, ctx, ev, snaps, EV_BONUS, s, what, i, dest, boat, 0, 0, 0)
@@ -674,7 +687,7 @@ def bonus_round(S, st, rng, ctx, mem, W, opts, ev, snaps, seat):
 
 
 @hot
-def move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, slot, dest, via):
+def move_creature(S, st, rng, ctx, mem, W, fns, opts, path, ev, snaps, seat, kind, slot, dest, via):
     """Die move of one piece (B6.8-B6.12, R12, R16, X5.4-X5.7, X7.2-X7.5): walk the path, open
     the defence window if an attack is pending, then resolve the hex (B6.7). ``via`` is the path
     code of the option row (``rules.creature_moves``): a path, a dive-dice jump, a dolphin's
@@ -717,24 +730,24 @@ def move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, sl
             if may_defend(S, other, seat, kind, dest):
                 opts[0, 0] = 0
                 opts[1, 0] = 1
-                if opts[ask(S, st, rng, ctx, mem, W, other, D_DEFEND, opts, 2), 0] == 1:
+                if opts[ask(S, st, rng, ctx, mem, W, fns, other, D_DEFEND, opts, 2), 0] == 1:
                     take_from_hand(S, other, defence_back(kind))
                     put_creature(S, kind, slot, CR_GONE)
                     defender = other
                     break
     if m > 0:
         if kind == DOLPHIN:                        # X5.5, X5.9
-            protected = protect_one(S, st, rng, ctx, mem, W, opts, seat, dest, slot)
+            protected = protect_one(S, st, rng, ctx, mem, W, fns, opts, seat, dest, slot)
         resolve_hex(S, dest)
-        settle(S, st, rng, ctx, mem, W, opts, seat)
+        settle(S, st, rng, ctx, mem, W, fns, opts, seat)
     log_event(S, ctx, ev, snaps, EV_CREATURE, seat, kind, slot, path[0], path[1], path[2],
               defender, protected)
     if kind == SQUID:                              # X7.4: after any squid move, staying too
-        squid_attack(S, st, rng, ctx, mem, W, opts, ev, snaps, seat, slot, 0)
+        squid_attack(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, seat, slot, 0)
 
 
 @hot
-def step_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
+def step_creature(S, st, rng, ctx, mem, W, fns, opts, path, ev, snaps, seat):
     """Step 4 (B5.4, X5.1, X5.3): roll the creature die -- or both dive dice -- and move one
     piece of the kind(s) shown, asked in two decisions: which piece (with the starfish this is
     also the choice of kind), then where (R2, R21: staying is offered unless creatures must
@@ -754,36 +767,36 @@ def step_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat):
     n = options_creature_pieces(S, face_kinds(S, face), must and not jump, opts)
     if n == 0:                                 # no piece of that kind on the board
         return
-    j = ask(S, st, rng, ctx, mem, W, seat, D_CREATURE_PIECE, opts, n)
+    j = ask(S, st, rng, ctx, mem, W, fns, seat, D_CREATURE_PIECE, opts, n)
     kind = opts[j, 0]
     slot = opts[j, 1]
     must = must and creature_can_move(S, kind, slot)
     n = creature_moves(S, W, kind, slot, die_reach(S, kind), must, opts, 0)
     if n == 0:                                 # a D with no unoccupied sea hex at all
         return
-    k = ask(S, st, rng, ctx, mem, W, seat, D_CREATURE, opts, n)
-    move_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat, kind, slot,
+    k = ask(S, st, rng, ctx, mem, W, fns, seat, D_CREATURE, opts, n)
+    move_creature(S, st, rng, ctx, mem, W, fns, opts, path, ev, snaps, seat, kind, slot,
                   opts[k, 2], opts[k, 3])
 
 
 @hot
-def play_turn(S, st, rng, ctx, mem, W, opts, path, ev, snaps):
+def play_turn(S, st, rng, ctx, mem, W, fns, opts, path, ev, snaps):
     seat = S[CUR_SEAT]
     S[TURN] += 1
     S[TURNS + seat] += 1
     for e in range(MAX_EX):
         S[EX_SWAM + e] = 0
     log_event(S, ctx, ev, snaps, EV_TURN, seat, 0, 0, 0, 0, 0, 0, 0)
-    step_play_tile(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat)
+    step_play_tile(S, st, rng, ctx, mem, W, fns, opts, path, ev, snaps, seat)
     if challenge_end(S, seat):
         return
-    step_move(S, st, rng, ctx, mem, W, opts, ev, snaps, seat)
+    step_move(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, seat)
     if S[OVER] != 0:
         return
-    step_sink(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat)
+    step_sink(S, st, rng, ctx, mem, W, fns, opts, path, ev, snaps, seat)
     if S[OVER] != 0:
         return
-    step_creature(S, st, rng, ctx, mem, W, opts, path, ev, snaps, seat)
+    step_creature(S, st, rng, ctx, mem, W, fns, opts, path, ev, snaps, seat)
     if challenge_end(S, seat):
         return
     if S[TURN] >= S[MAX_TURNS]:               # R10
@@ -793,16 +806,16 @@ def play_turn(S, st, rng, ctx, mem, W, opts, path, ev, snaps):
 
 
 @hot
-def play_game(S, st, rng, ctx, mem, W, opts, ev, snaps, root, game):
+def play_game(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, root, game):
     """One complete game, from the seeds to the final position."""
     seed_streams(rng, root, game)
     reset_work(W)
     new_game(S, st, rng)
     log_event(S, ctx, ev, snaps, EV_LAYOUT, -1, 0, 0, 0, 0, 0, 0, 0)
     path = W[W_PATH:W_PATH + 3]
-    place_pieces(S, st, rng, ctx, mem, W, opts, ev, snaps)
+    place_pieces(S, st, rng, ctx, mem, W, fns, opts, ev, snaps)
     while S[OVER] == 0 and ctx[C_ERR] == 0:
-        play_turn(S, st, rng, ctx, mem, W, opts, path, ev, snaps)
+        play_turn(S, st, rng, ctx, mem, W, fns, opts, path, ev, snaps)
     for e in range(MAX_EX):                   # B7.2: whoever is not on an isle is stranded
         loc = S[EX_LOC + e]
         if loc == L_LAND or loc == L_BOAT or loc == L_SEA:
@@ -850,12 +863,24 @@ def write_record(S, row):
             row[base + 4 + fate] += 1     # lost_serpent .. lost_stranded follow F_* order
 
 
+@hot
+def start_memory(mem, par):
+    """A seat's float row at the start of a game: zero scratch, then its parameters."""
+    for s in range(MAX_SEATS):
+        for i in range(PAR0):
+            mem[s, i] = 0.0
+        for i in range(par.shape[1]):
+            mem[s, PAR0 + i] = par[s, i]
+
+
 RUN_BLOCK = 32                    # games per parallel work item (scratch allocated once)
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def run_games(st, root, first, count, out, err):
-    """Play games ``first .. first+count-1`` of root seed ``root`` into ``out`` rows. Work is
+def run_games(st, par, fns, root, first, count, out, err):
+    """Play games ``first .. first+count-1`` of root seed ``root`` into ``out`` rows, each seat
+    with its parameters ``par`` (6 x PAR_W) and, for a plug-in seat, its function in ``fns``.
+    ``err`` gets (code, decision kind, seat) per game. Work is
     handed out in blocks of ``RUN_BLOCK`` games that share scratch arrays; every game starts
     from its own seeds, so the blocking never changes a result. The GIL is released while it
     runs, so a sweep writes one chunk while the next one plays (only one Python thread may
@@ -864,7 +889,7 @@ def run_games(st, root, first, count, out, err):
     for blk in prange(nblocks):
         S = np.empty(STATE_SIZE, np.int32)
         rng = np.empty(N_STREAMS, np.uint64)
-        ctx = np.zeros(3, np.int64)
+        ctx = np.zeros(CTX_W, np.int64)
         mem = np.empty((MAX_SEATS, MEM_W), np.float64)
         W = np.empty(W_SIZE, np.int32)
         opts = np.empty((MAX_OPTS, OPT_W), np.int32)
@@ -872,20 +897,24 @@ def run_games(st, root, first, count, out, err):
         snaps = np.empty((1, 1), np.int32)
         for j in range(blk * RUN_BLOCK, min(count, (blk + 1) * RUN_BLOCK)):
             ctx[C_ERR] = 0
-            mem[:, :] = 0.0
-            play_game(S, st, rng, ctx, mem, W, opts, ev, snaps, root, first + j)
+            start_memory(mem, par)
+            play_game(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, root, first + j)
             write_record(S, out[j])
-            err[j] = ctx[C_ERR]
+            err[j, 0] = ctx[C_ERR]
+            err[j, 1] = ctx[C_BAD_KIND]
+            err[j, 2] = ctx[C_BAD_SEAT]
 
 
 @njit(cache=True)
-def replay_game(st, root, game, ev, snaps, S):
-    """Play one game with the event log on; returns (events written, error code)."""
+def replay_game(st, par, fns, root, game, ev, snaps, S):
+    """Play one game with the event log on; returns (events written, error code, and the
+    decision kind and seat of a plug-in's bad answer)."""
     rng = np.empty(N_STREAMS, np.uint64)
-    ctx = np.zeros(3, np.int64)
+    ctx = np.zeros(CTX_W, np.int64)
     ctx[C_LOG] = 1
-    mem = np.zeros((MAX_SEATS, MEM_W), np.float64)
+    mem = np.empty((MAX_SEATS, MEM_W), np.float64)
+    start_memory(mem, par)
     W = np.empty(W_SIZE, np.int32)
     opts = np.empty((MAX_OPTS, OPT_W), np.int32)
-    play_game(S, st, rng, ctx, mem, W, opts, ev, snaps, root, game)
-    return ctx[C_NEV], ctx[C_ERR]
+    play_game(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, root, game)
+    return ctx[C_NEV], ctx[C_ERR], ctx[C_BAD_KIND], ctx[C_BAD_SEAT]

@@ -28,11 +28,17 @@ negative indices), and with ``NUMBA_BOUNDSCHECK=1`` any negative index raises ``
 Other numba code in the process keeps numba's behaviour.
 """
 import inspect
+import warnings
 
 import llvmlite.binding as llvm
 import numba.np.arrayobj as _arrayobj
 from numba import njit
 from numba.core import types
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+# plug-in seats are first-class functions (strategies.dispatch), a feature numba still calls
+# experimental; it is measured and tested here (tests/test_plugins.py), so say it once, here
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 INLINE_THRESHOLD = 3000
 llvm.set_option("survive-sim", f"-inline-threshold={INLINE_THRESHOLD}")

@@ -9,7 +9,7 @@ import pandas as pd
 from . import engine as E
 from .board import HEX_RC, ISLAND_HEXES, ISLE0, N_HEX, TERRAIN_NAMES, loc_name
 from .settings import Settings
-from .simulate import records_frame, settings_vector
+from .simulate import engine_args, engine_error, records_frame
 from .state import (
     BACK_NAMES,
     BOAT_HEX,
@@ -58,9 +58,10 @@ def play_logged(settings: Settings, seed: int, game: int):
     ev = np.zeros((MAX_EVENTS, E.EV_W), np.int32)
     snaps = np.zeros((MAX_EVENTS, STATE_SIZE), np.int32)
     S = np.zeros(STATE_SIZE, np.int32)
-    n, err = E.replay_game(settings_vector(settings), np.int64(seed), np.int64(game), ev, snaps, S)
+    n, err, kind, seat = E.replay_game(*engine_args(settings), np.int64(seed), np.int64(game),
+                                       ev, snaps, S)
     if err:
-        raise RuntimeError(f"engine error {err} while replaying game {game} of seed {seed}")
+        raise engine_error(settings, err, kind, seat, game, seed)
     return ev[:n], snaps[:n], S
 
 

@@ -11,15 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from strategies import STRATEGY_CODES
-
 from .scoring import TIEBREAKS
 
 SUPPORTED_PLAYERS = (2, 3, 4, 5, 6)
 CHALLENGES = (1, 2, 3, 4, 5, 6)                          # X2.1-X2.4, X5 (= dolphins), X6
 RULES_BOATS = {2: (2, 2, 2, 2), 3: (2, 2, 2), 4: (2, 2, 2, 2),     # B4.4, B4.5
                5: (1, 1, 2, 2, 2), 6: (1, 1, 1, 1, 2, 2)}          # X1.1, X1.2
-STRATEGY_LIST = ", ".join(STRATEGY_CODES)
 
 
 class SettingsError(ValueError):
@@ -38,17 +35,24 @@ def seats_for(players: int) -> int:
 
 
 # ---------------------------------------------------------------------------- strings
+def canonical_strategy(spec: str) -> str:
+    """A seat's ``name[:key=value,...]`` in the registry's one spelling (``strategies.registry``);
+    an unknown name or parameter is a ``SettingsError`` that lists what exists."""
+    from strategies.registry import StrategyError, canonical
+    try:
+        return canonical(spec)
+    except StrategyError as e:
+        raise SettingsError(str(e), "--strategies") from None
+
+
 def parse_strategies(text: str) -> tuple[str, ...]:
-    """``"greedy,random"`` -> ``("greedy", "random")``; every name must be a strategy."""
+    """``"greedy:risk=2,greed=0.5,random"`` -> ``("greedy:risk=2,greed=0.5", "random")``: one
+    strategy per seat (or per player, or one), each checked against the registry."""
+    from strategies.registry import listed_names, split_specs
     if not text.strip():
-        raise SettingsError(f"no strategy given; accepted: {STRATEGY_LIST} (one name for "
-                            f"every seat, or a comma-separated list)", "--strategies")
-    names = tuple(part.strip() for part in text.split(","))
-    for name in names:
-        if name not in STRATEGY_CODES:
-            raise SettingsError(f"unknown strategy {name!r}; accepted: {STRATEGY_LIST}",
-                                "--strategies")
-    return names
+        raise SettingsError(f"no strategy given; accepted: {', '.join(listed_names())} (one "
+                            f"name for every seat, or a comma-separated list)", "--strategies")
+    return tuple(canonical_strategy(part) for part in split_specs(text))
 
 
 def parse_boats(text: str) -> tuple[int, ...]:
@@ -108,11 +112,8 @@ class Settings:
             raise SettingsError(f"players must be one of {', '.join(map(str, SUPPORTED_PLAYERS))}, "
                                 f"got {self.players}", "--players")
         n = seats_for(self.players)
-        strategies = tuple(self.strategies) or ("random",)
-        for s in strategies:                     # name a bad strategy before counting them
-            if s not in STRATEGY_CODES:
-                raise SettingsError(f"unknown strategy {s!r}; accepted: {STRATEGY_LIST}",
-                                    "--strategies")
+        # name a bad strategy before counting them
+        strategies = tuple(canonical_strategy(s) for s in self.strategies) or ("random",)
         if len(strategies) == 1 or (self.players == 2 and len(strategies) == 2):
             strategies = strategies * (n // len(strategies))    # 2 players: A,B -> A,B,A,B
         if len(strategies) != n:
@@ -178,7 +179,30 @@ class Settings:
 
     @property
     def strategy_ids(self) -> tuple[int, ...]:
-        return tuple(STRATEGY_CODES[s] for s in self.strategies)
+        """The integer the compiled switch tests, per seat (``registry.PLUGIN_CODE`` for a
+        plug-in seat, which the engine calls through ``strategy_functions``)."""
+        from strategies.dispatch import strategy_code
+        return tuple(strategy_code(s) for s in self.strategies)
+
+    @property
+    def strategy_params(self):
+        """(6 x ``PAR_W``) float64: each seat's parameters, defaults filled in (zeros for
+        absent seats)."""
+        import numpy as np
+
+        from strategies.api import PAR_W
+        from strategies.registry import param_row
+        par = np.zeros((6, PAR_W), np.float64)
+        for seat, spec in enumerate(self.strategies):
+            par[seat] = param_row(spec)
+        return par
+
+    @property
+    def strategy_functions(self) -> tuple:
+        """The six first-class functions the engine takes (plug-in seats; see
+        ``strategies.dispatch.seat_functions``)."""
+        from strategies.dispatch import seat_functions
+        return seat_functions(self.strategies)
 
     # ------------------------------------------------------------------------ plain dicts
     def as_dict(self) -> dict:

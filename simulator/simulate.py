@@ -15,8 +15,6 @@ import numba
 import numpy as np
 import pandas as pd
 
-from strategies import STRATEGY_CODES
-
 from . import engine as E
 from .scoring import STEPS, TIEBREAKS, decide
 from .settings import Settings
@@ -53,17 +51,49 @@ def numba_threads(threads: int | None):
         numba.set_num_threads(old)
 
 
+def engine_args(settings: Settings) -> tuple:
+    """What the compiled entry points take before the seeds: the settings vector, every seat's
+    parameters and the seats' plug-in functions."""
+    return settings_vector(settings), settings.strategy_params, settings.strategy_functions
+
+
+class PluginChoiceError(RuntimeError):
+    """A plug-in answered a decision with a row outside its legal options."""
+
+
+def engine_error(settings: Settings, code: int, kind: int, seat: int, game: int,
+                 seed: int) -> RuntimeError:
+    """The one-line error for a game the engine stopped (``engine.ERR_*``)."""
+    if code == E.ERR_PLUGIN_CHOICE:
+        from strategies.registry import parse_spec
+        from .state import DECISION_NAMES
+        s, _ = parse_spec(settings.strategies[seat])
+        return PluginChoiceError(
+            f"plug-in {s.source}: strategy {s.name} (seat {seat + 1}) returned a row outside "
+            f"the legal options at a {DECISION_NAMES[kind]} decision (game {game}, seed {seed}); "
+            f"choose must return 0 <= k < n")
+    return RuntimeError(f"engine error {code} in game {game} (seed {seed}); replay it with "
+                        f"`survive-sim replay`")
+
+
 def run_records(settings: Settings, seed: int, first: int, count: int) -> np.ndarray:
     """Raw int32 records of games ``first .. first+count-1``."""
     out = np.empty((count, E.REC_W), np.int32)
-    err = np.zeros(count, np.int64)
-    E.run_games(settings_vector(settings), np.int64(seed), np.int64(first), np.int64(count),
+    err = np.zeros((count, 3), np.int64)
+    E.run_games(*engine_args(settings), np.int64(seed), np.int64(first), np.int64(count),
                 out, err)
-    if err.any():
-        bad = int(np.flatnonzero(err)[0])
-        raise RuntimeError(f"engine error {int(err[bad])} in game {first + bad} "
-                           f"(seed {seed}); replay it with `survive-sim replay`")
+    if err[:, 0].any():
+        bad = int(np.flatnonzero(err[:, 0])[0])
+        raise engine_error(settings, *(int(x) for x in err[bad]), first + bad, seed)
     return out
+
+
+def strategy_categories(settings: Settings) -> list[str]:
+    """The categories of the ``strategy_<seat>`` columns: the listed built-ins, then the
+    settings' own spellings (parameters, plug-ins), so tables of one sweep concatenate."""
+    from strategies.registry import listed_names
+    names = listed_names()
+    return names + sorted(set(settings.strategies) - set(names))
 
 
 def tiebreak_columns(rows: np.ndarray, settings: Settings) -> dict:
@@ -99,7 +129,7 @@ def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -
     for b, name in enumerate(BACK_COLUMNS):
         cols[name] = rows[:, E.R_BACKS + b]
     width = len(SEAT_COLUMNS)
-    codes = list(STRATEGY_CODES)
+    codes = strategy_categories(settings)
     for s in range(MAX_SEATS):
         present = s < settings.seats
         absent = np.full(n, not present)                    # the mask of a nullable column

@@ -96,6 +96,12 @@ from simulator.state import (
     WHALE,
 )
 
+NAME = "greedy"
+CODE = 1
+DESCRIPTION = ("one-step lookahead: moves by the change in its explorers' potential, sinks and "
+               "creatures against the leader")
+PARAMS = ()
+
 OTHER_VALUE = 2.8          # mean explorer value: other players' values are secret (R11)
 SAFE_POT = 100.0
 # mem layout (float64 per seat)
@@ -127,6 +133,7 @@ M_SINKV = M_LANDV + N_HEX         # per hex: what sinking the tile there is wort
 M_SWIMV = M_SINKV + N_HEX         # per hex: what a serpent or shark eating the swimmers there
                                   # is worth, counted once per creature decision
 M_END = M_SWIMV + N_HEX
+MEM_W = M_END
 
 
 # ============================================================================ position features
@@ -739,7 +746,7 @@ def _best_creature(pub, mine, seat, opts, n, rng, mem, work):
 
 
 @hot
-def choose(pub, mine, seat, kind, opts, n, rng, mem, work):
+def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
     """The best-scoring option. A decision the engine asks in two halves (which piece, then
     where) is decided whole at the first half: every move of every piece is listed past the
     legal rows with the rules' own enumerators (``work`` is their search scratch), scored at

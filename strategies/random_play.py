@@ -9,6 +9,13 @@ from simulator.jit import hot
 from simulator.rng import randint
 
 
+NAME = "random"
+CODE = 0
+DESCRIPTION = "uniform over the legal options of every decision: the floor of the ladder"
+PARAMS = ()
+MEM_W = 0
+
+
 @hot
-def choose(pub, mine, seat, kind, opts, n, rng, mem, work):
+def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
     return randint(rng, 0, n)

@@ -24,10 +24,17 @@ from simulator.state import (
     TURN,
 )
 
+NAME = "scripted"
+CODE = 99
+DESCRIPTION = "plays the decisions a test scripted into its mem row (scenario tests only)"
+PARAMS = ()
+LISTED = False          # internal: driven by the scenario tests, not a command-line choice
+
 WILD = -99.0
 K_KIND = 500            # the kept row: destination decision kind + 1 (0 = none), its turn,
 K_TURN = 501            # then the row's 4 numbers
 K_ROW = 502
+MEM_W = K_ROW + 4
 
 
 @hot
@@ -72,7 +79,7 @@ def _second_half(kind):
 
 
 @hot
-def choose(pub, mine, seat, kind, opts, n, rng, mem, work):
+def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
     if mem[K_KIND] == kind + 1 and mem[K_TURN] == pub[TURN]:
         mem[K_KIND] = 0.0
         return _match(opts, n, mem, K_ROW, 4)

@@ -32,7 +32,7 @@ from simulator import state as ST
 from simulator.rng import seed_streams
 from simulator.settings import Settings
 from simulator.simulate import records_frame, settings_vector
-from strategies import SCRIPTED_ID, STRATEGY_CODES
+from strategies.registry import builtins
 from strategies.dispatch import MEM_W
 from strategies.scripted import K_KIND, WILD
 
@@ -162,15 +162,16 @@ class Table:
                                  dolphins=dolphins, squid=squid, squid_only=squid_only)
         self.seats = self.settings.seats
         self.st = settings_vector(self.settings)
-        sid = SCRIPTED_ID if strategy == "scripted" else STRATEGY_CODES[strategy]
+        sid = builtins()[strategy].code
         self.st[E.ST_SIDS:E.ST_SIDS + self.seats] = sid
         self.S = np.zeros(ST.STATE_SIZE, np.int32)
         self.W = np.zeros(R.W_SIZE, np.int32)
         self.path = self.W[R.W_PATH:R.W_PATH + 3]
         self.opts = np.zeros((ST.MAX_OPTS, ST.OPT_W), np.int32)
         self.rng = np.zeros(ST.N_STREAMS, np.uint64)
-        self.ctx = np.zeros(3, np.int64)
+        self.ctx = np.zeros(E.CTX_W, np.int64)
         self.mem = np.zeros((ST.MAX_SEATS, MEM_W), np.float64)
+        self.fns = self.settings.strategy_functions
         self.ev = np.zeros((1, E.EV_W), np.int32)
         self.snaps = np.zeros((1, 1), np.int32)
         self.seed, self.game = seed, game
@@ -358,7 +359,8 @@ class Table:
         return out
 
     def _engine(self):
-        return (self.S, self.st, self.rng, self.ctx, self.mem, self.W, self.opts, self.path,
+        return (self.S, self.st, self.rng, self.ctx, self.mem, self.W, self.fns, self.opts,
+                self.path,
                 self.ev, self.snaps)
 
     def options(self, kind, seat: int = 0, creature=None) -> list[tuple]:
@@ -435,7 +437,7 @@ class Table:
         seat's own strategy decides, e.g. a table built with ``strategy='greedy'``)."""
         if rows is not None:
             self.script(seat, rows)
-        self._run(E.step_move, self.S, self.st, self.rng, self.ctx, self.mem, self.W,
+        self._run(E.step_move, self.S, self.st, self.rng, self.ctx, self.mem, self.W, self.fns,
                   self.opts, self.ev, self.snaps, i32(seat))
 
     def play_tile(self, seat: int, row, *more):
@@ -509,16 +511,16 @@ class Table:
             rows.insert(0, (slot,))
         self.script(seat, rows)
         self._run(E.place_next_explorer, self.S, self.st, self.rng, self.ctx, self.mem,
-                  self.W, self.opts, self.ev, self.snaps, i32(seat))
+                  self.W, self.fns, self.opts, self.ev, self.snaps, i32(seat))
 
     def setup(self):
         """B4.3 / B4.4: ``engine.place_pieces`` with the table's strategies."""
-        self._run(E.place_pieces, self.S, self.st, self.rng, self.ctx, self.mem, self.W,
+        self._run(E.place_pieces, self.S, self.st, self.rng, self.ctx, self.mem, self.W, self.fns,
                   self.opts, self.ev, self.snaps)
 
     def play_game(self):
         """A whole game from the seeds (``engine.play_game``)."""
-        self._run(E.play_game, self.S, self.st, self.rng, self.ctx, self.mem, self.W,
+        self._run(E.play_game, self.S, self.st, self.rng, self.ctx, self.mem, self.W, self.fns,
                   self.opts, self.ev, self.snaps, i64(self.seed), i64(self.game))
 
     def resolve(self, hex_) -> int:

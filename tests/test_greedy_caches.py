@@ -6,7 +6,7 @@ import numpy as np
 import simulator.engine as E
 from simulator.rules import boat_moves, explorer_moves, move_rows, options_move_pieces
 from simulator.settings import Settings
-from simulator.simulate import settings_vector
+from simulator.simulate import engine_args
 from simulator.state import (
     BOAT_N,
     EX_AT,
@@ -34,7 +34,8 @@ def _snapshots(settings, seed, game):
     ev = np.zeros((6000, E.EV_W), np.int32)
     snaps = np.zeros((6000, STATE_SIZE), np.int32)
     S = np.zeros(STATE_SIZE, np.int32)
-    n, err = E.replay_game(settings_vector(settings), np.int64(seed), np.int64(game), ev, snaps, S)
+    n, err, _, _ = E.replay_game(*engine_args(settings), np.int64(seed), np.int64(game),
+                                  ev, snaps, S)
     assert err == 0
     return snaps[:n]
 

@@ -17,7 +17,7 @@ import pytest
 from simulator import engine as E
 from simulator.board import DENSE_CAP, N_HEX
 from simulator.settings import Settings
-from simulator.simulate import settings_vector
+from simulator.simulate import engine_args
 from simulator.state import (
     B_VOLCANO,
     CH_ATLANTIS_GONE,
@@ -76,7 +76,8 @@ MIXES = {"random": ("random",), "greedy": ("greedy",)}
 
 def _play(settings, seed, game, buffers):
     ev, snaps, S = buffers
-    n, err = E.replay_game(settings_vector(settings), np.int64(seed), np.int64(game), ev, snaps, S)
+    n, err, _, _ = E.replay_game(*engine_args(settings), np.int64(seed), np.int64(game),
+                                  ev, snaps, S)
     assert err == 0
     return ev[:n], snaps[:n]
 

@@ -64,4 +64,5 @@ def main():
 
 # The commands. Each module adds its command to `main` when imported: a new command is a new
 # module here and one more name in this list.
-from . import bench, referee, replay, report, simulate, stats, study, summary, sweep  # noqa: F401,E402
+from . import (bench, referee, replay, report, simulate, stats, strategies, study,  # noqa: F401,E402
+               summary, sweep)

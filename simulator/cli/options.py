@@ -11,10 +11,8 @@ from typing import NoReturn
 
 import click
 
-from strategies import STRATEGY_CODES
 
 INDEX_MAX = 2**63 - 1                 # seeds and game indices are int64
-STRATEGY_HELP = ", ".join(STRATEGY_CODES)
 
 
 def one_line(text) -> str:
@@ -38,9 +36,23 @@ def checked(fn, *args, **kwargs):
         bad(message, e.param if e.param and not message.startswith(e.param) else None)
 
 
-def settings_from(players: int, strategies: str = "random", **rules):
-    """Validated ``Settings`` from the command line's values (``rule_options``' names)."""
+def load_plugins_option(paths) -> None:
+    """Load ``--plugin`` files (``strategies.plugins``); a bad one is a usage error."""
+    if not paths:
+        return
+    from strategies.plugins import load_plugins
+    from strategies.registry import StrategyError
+    try:
+        load_plugins(paths)
+    except StrategyError as e:
+        bad(str(e), "--plugin")
+
+
+def settings_from(players: int, strategies: str = "random", plugins=(), **rules):
+    """Validated ``Settings`` from the command line's values (``rule_options``' names), after
+    loading the ``--plugin`` files whose strategies the names may use."""
     from simulator.settings import Settings
+    load_plugins_option(plugins)
     return checked(Settings.from_options, players, strategies, **rules)
 
 
@@ -56,8 +68,13 @@ players_option = click.option(
     help="Number of players (2-6). 2 players sit as 4 seats A,B,A,B.")
 strategies_option = click.option(
     "--strategies", default="random", show_default=True, metavar="NAMES",
-    help=f"One strategy for every seat, or a comma-separated name per seat; with 2 players "
-         f"also one name per player (A,B: seats A,B,A,B). Accepted: {STRATEGY_HELP}.")
+    help="One strategy for every seat, or a comma-separated name per seat; with 2 players "
+         "also one name per player (A,B: seats A,B,A,B). A name may carry parameters: "
+         "greedy:risk=2,greed=0.5. `survive-sim strategies` lists them.")
+plugin_option = click.option(
+    "--plugin", "plugins", multiple=True, metavar="FILE",
+    help="A Python file of your own strategies (docs/writing-a-strategy.md); repeatable. Its "
+         "names can then be used in --strategies.")
 seed_option = click.option(
     "--seed", type=click.IntRange(0, INDEX_MAX), default=0, show_default=True,
     help="Root seed (0 to 2**63-1).")

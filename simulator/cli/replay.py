@@ -10,6 +10,7 @@ from .options import (
     INDEX_MAX,
     one_line,
     players_option,
+    plugin_option,
     rule_options,
     seed_option,
     settings_from,
@@ -25,18 +26,19 @@ from .referee import report
               help="Index of the game within the seed's run (0-based, the table's `game`).")
 @players_option
 @strategies_option
+@plugin_option
 @click.option("--json", "json_path", type=str, default=None, metavar="FILE",
               help="Also write the machine-readable log (docs/replay-log.md) to FILE.")
 @click.option("--check", is_flag=True,
               help="Re-check the log with the independent referee (exit 1 on a discrepancy).")
 @rule_options
-def replay(seed, game, players, strategies, json_path, check, **rules):
+def replay(seed, game, players, strategies, plugins, json_path, check, **rules):
     """Replay one game and print it turn by turn.
 
     Use the same --players, --strategies and rule flags as the run that produced the game."""
     import json
 
-    settings = settings_from(players, strategies, **rules)
+    settings = settings_from(players, strategies, plugins, **rules)
     if json_path is not None:
         check_writable(json_path, "--json")
 

@@ -19,6 +19,7 @@ from .options import (
     check_last_game,
     one_line,
     players_option,
+    plugin_option,
     rule_options,
     seed_option,
     settings_from,
@@ -33,6 +34,7 @@ from .progress import Progress, compile_note, threads_used
               help="Number of games to play (at least 1).")
 @seed_option
 @strategies_option
+@plugin_option
 @click.option("--out", type=str, default=None, metavar="FILE",
               help="Write the per-game table here: .parquet or .csv (default: summary only).")
 @click.option("--first", type=click.IntRange(0, INDEX_MAX), default=0, show_default=True,
@@ -43,9 +45,10 @@ from .progress import Progress, compile_note, threads_used
               help="Games per compiled batch (progress granularity). Results do not depend on it.")
 @click.option("--no-progress", is_flag=True, help="No progress bar or notes on stderr.")
 @rule_options
-def simulate(players, games, seed, strategies, out, first, threads, chunk, no_progress, **rules):
+def simulate(players, games, seed, strategies, plugins, out, first, threads, chunk, no_progress,
+             **rules):
     """Play GAMES games and print the summary; optionally save the per-game table."""
-    settings = settings_from(players, strategies, **rules)
+    settings = settings_from(players, strategies, plugins, **rules)
     check_last_game(first, games)
     if out is not None:
         out_format(out)

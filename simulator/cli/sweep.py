@@ -11,11 +11,12 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from pathlib import Path
 
 import click
 
 from . import main
-from .options import bad, one_line
+from .options import bad, load_plugins_option, one_line, plugin_option
 
 GRID_HELP = ("With SPEC the grid is the file's; without it the options below give it (each a "
              "comma-separated list of alternatives unless said otherwise).")
@@ -66,7 +67,8 @@ def _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squ
     if players is not None:
         grid["players"] = _alternatives(players, int)
     if strategies:
-        grid["strategies"] = [s.split(",") if "," in s else s for s in
+        from strategies.registry import split_specs
+        grid["strategies"] = [split_specs(s) if len(split_specs(s)) > 1 else s for s in
                               (x.strip() for x in strategies)]
     if boats is not None:
         grid["boats"] = [_boats_value(b) for b in _alternatives(boats)]
@@ -129,16 +131,20 @@ def _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squ
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Worker processes of --scheduler local (default: one per core).")
 @click.option("--no-progress", is_flag=True, help="No progress bar or lines on stderr.")
+@plugin_option
 def sweep(spec_file, out, games, seed, chunk, players, strategies, boats, challenges, tiebreak,
           dolphins, squid, squid_only, lagoon_not_sea, creatures_must_move, max_turns,
-          skip_invalid, plan, force_new, threads, scheduler, workers, no_progress):
+          skip_invalid, plan, force_new, threads, scheduler, workers, no_progress, plugins):
     """Play every setting of a grid into the run folder --out.
 
     SPEC is an experiment file (TOML, see experiments/); without it the grid options give the
     grid. Settings share the seed game by game. Re-running the same command resumes an
     interrupted sweep; the folder is read with `pandas.read_parquet(FOLDER)` or `survive-sim
     stats FOLDER`."""
+    import dataclasses
+
     from experiments import spec as specs
+    load_plugins_option(plugins)        # before the grid is checked: its names may use them
     grid = _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squid_only,
                  lagoon_not_sea, creatures_must_move, max_turns)
     try:
@@ -159,6 +165,9 @@ def sweep(spec_file, out, games, seed, chunk, players, strategies, boats, challe
             spec = specs.build(data)
     except specs.SpecError as e:
         bad(str(e))
+    extra = tuple(str(Path(p).expanduser().resolve()) for p in plugins)
+    spec = dataclasses.replace(spec, plugins=spec.plugins + tuple(
+        p for p in extra if p not in spec.plugins))
     if scheduler is None and workers is not None:
         bad("--workers needs --scheduler local", "--workers")
     for line in spec.skipped:

@@ -1,0 +1,76 @@
+"""What a strategy is: the one compiled signature every decision maker has, and its parameters.
+
+Every strategy, built in or a user's plug-in, is a compiled function
+
+    choose(pub, mine, seat, kind, opts, n, rng, mem, work, par) -> int
+
+that returns the row ``k`` (``0 <= k < n``) of the legal options ``opts[:n]`` it picks:
+
+* ``pub``  int32  -- the public table (``simulator.state``: pieces, tiles, turn ...), RULES R11;
+* ``mine`` int32  -- this seat's own secrets (its explorers' values, its tiles in hand);
+* ``seat``, ``kind``, ``n`` int64 -- who decides, which decision (``simulator.state.D_*``) and
+  how many legal rows there are;
+* ``opts`` int32 (rows x ``OPT_W``) -- the legal options (layouts in ``simulator.state``);
+  rows past ``n`` are scratch;
+* ``rng``  uint64[1] -- the seat's own noise stream (``simulator.rng.randint`` / ``uniform``);
+* ``mem``  float64[``SCRATCH_W``] -- scratch the seat keeps for the whole game (zero at the start);
+* ``work`` int32 -- scratch for asking the rules about other moves (``strategies.queries``);
+* ``par``  float64[``PAR_W``] -- the seat's parameters, in the order the strategy declares them.
+
+Built-ins are reached through an integer switch generated from the registry (no indirect call);
+plug-ins are first-class functions of ``SIGNATURE`` handed to the engine in a tuple, so neither
+a parameter nor a plug-in ever recompiles the engine (see docs/writing-a-strategy.md).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+SCRATCH_W = 1024   # float64 scratch each seat's strategy keeps for the whole game
+PAR_W = 16         # parameters per seat (a strategy declares at most this many)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One tunable number: its default and the closed range it may take."""
+    name: str
+    default: float
+    low: float
+    high: float
+    doc: str = ""
+
+    def __post_init__(self):
+        if not self.name.isidentifier():
+            raise ValueError(f"parameter name {self.name!r} must be an identifier")
+        if not (math.isfinite(self.low) and math.isfinite(self.high) and self.low <= self.default
+                <= self.high):
+            raise ValueError(f"parameter {self.name}: default {self.default} must lie in "
+                             f"[{self.low}, {self.high}]")
+
+    def check(self, value: float, strategy: str) -> float:
+        value = float(value)
+        if not (math.isfinite(value) and self.low <= value <= self.high):
+            raise ValueError(f"{strategy}: {self.name}={value:g} is outside its range "
+                             f"[{self.low:g}, {self.high:g}]")
+        return value
+
+
+def _types():
+    from numba import types
+    arr = types.Array
+    return types.int64(arr(types.int32, 1, "C"), arr(types.int32, 1, "C"), types.int64,
+                       types.int64, arr(types.int32, 2, "C"), types.int64,
+                       arr(types.uint64, 1, "C"), arr(types.float64, 1, "C"),
+                       arr(types.int32, 1, "C"), arr(types.float64, 1, "C"))
+
+
+def signature():
+    """The numba signature of ``choose`` (numba is imported only when this is called)."""
+    return _types()
+
+
+def compiled(fn):
+    """Compile a plug-in's ``choose`` with the fixed signature, cached on disk: the decorator a
+    strategy file uses (``@compiled``)."""
+    from numba import njit
+    return njit(signature(), cache=True)(fn)

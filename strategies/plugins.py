@@ -1,0 +1,118 @@
+"""User strategies from their own files, played without recompiling the engine.
+
+A plug-in file defines the same fields as a built-in (``NAME``, ``DESCRIPTION``, ``PARAMS``,
+``MEM_W``) and ``choose`` compiled with ``strategies.api.compiled`` (one fixed signature), or
+several strategies as a list ``STRATEGIES`` of dicts with those keys. The engine takes a tuple
+of six such functions, one per seat, so only the plug-in compiles (under a cache folder named by
+the hash of its own source and the engine's, so an edit is always seen).
+
+The file is imported under a name made from its path and put in ``sys.modules`` before it runs
+(numba's cache needs to find the module again in the next process).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+from pathlib import Path
+
+from .registry import Strategy, StrategyError, register_plugin, validate
+
+_LOADED: dict[Path, list[Strategy]] = {}
+
+
+def source_hash(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def _import(path: Path):
+    import numba
+
+    import simulator
+    digest = source_hash(path)
+    name = f"survive_plugin_{''.join(c if c.isalnum() else '_' for c in path.stem)}_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    old = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(Path(simulator.CACHE_DIR) / "plugins" / digest)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:          # a user's file: any error becomes one line
+        del sys.modules[name]
+        raise StrategyError(f"plug-in {path} failed to import: {type(e).__name__}: "
+                            f"{str(e).splitlines()[0] if str(e) else ''}".rstrip(": ")) from None
+    finally:
+        numba.config.CACHE_DIR = old
+    return module
+
+
+def _entries(module, path: Path) -> list[dict]:
+    if hasattr(module, "STRATEGIES"):
+        entries = list(module.STRATEGIES)
+    elif hasattr(module, "NAME"):
+        entries = [{k.lower(): getattr(module, k) for k in
+                    ("NAME", "DESCRIPTION", "PARAMS", "MEM_W", "choose") if hasattr(module, k)}]
+        entries[0].setdefault("choose", getattr(module, "choose", None))
+    else:
+        raise StrategyError(f"plug-in {path} defines neither NAME and choose nor STRATEGIES "
+                            f"(see docs/writing-a-strategy.md)")
+    return entries
+
+
+def _check_compiled(fn, name: str, path: Path):
+    from numba.core.registry import CPUDispatcher
+
+    from .api import signature
+    if not isinstance(fn, CPUDispatcher):
+        raise StrategyError(f"plug-in {path}: {name}'s choose must be decorated with "
+                            f"@strategies.api.compiled")
+    if list(fn.nopython_signatures) != [signature()]:
+        raise StrategyError(f"plug-in {path}: {name}'s choose must have exactly the signature "
+                            f"of strategies.api.compiled")
+    return fn
+
+
+def load_plugin(path) -> list[Strategy]:
+    """Import a plug-in file and register its strategies; the same file twice is one load."""
+    path = Path(path).expanduser().resolve()
+    if path in _LOADED:
+        return _LOADED[path]
+    if not path.is_file():
+        raise StrategyError(f"plug-in {path} is not a file")
+    if path.suffix != ".py":
+        raise StrategyError(f"plug-in {path} must be a .py file")
+    module = _import(path)
+    found = []
+    for entry in _entries(module, path):
+        name = entry.get("name")
+        params = tuple(entry.get("params", ()))
+        mem_w = entry.get("mem_w", 0)
+        validate(name, 0, params, mem_w, path)
+        fn = _check_compiled(entry.get("choose"), name, path)
+        s = Strategy(name, 0, fn, params, int(mem_w), str(entry.get("description", "")), path,
+                     plugin=True)
+        register_plugin(s)
+        found.append(s)
+    _LOADED[path] = found
+    return found
+
+
+def load_plugins(paths) -> list[Strategy]:
+    out = []
+    for p in paths or ():
+        out.extend(load_plugin(p))
+    return out
+
+
+def loaded_paths() -> list[Path]:
+    return list(_LOADED)
+
+
+def fingerprint(paths) -> dict[str, str]:
+    """Plug-in file -> hash of its source: what a run folder records so that results of an
+    edited plug-in are never mixed with the old ones."""
+    return {str(Path(p).expanduser().resolve()): source_hash(Path(p).expanduser())
+            for p in paths or ()}
