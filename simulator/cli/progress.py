@@ -41,6 +41,14 @@ class Progress:
                 self.last = now
                 self._line(now)
 
+    def ended_early(self) -> None:
+        """The work stopped short of ``total`` by design (a tournament's stop rule): what was
+        done becomes the total, so the bar and the last line read complete."""
+        self.total = self.done
+        if self.bar is not None:
+            self.bar.total = self.done
+            self.bar.refresh()
+
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()

@@ -1,0 +1,221 @@
+"""A strategy tournament: every strategy in every seat, on common games, until the order is known.
+
+Line-ups (TAG's round-robin design): with K strategies and P players, every combination of P
+strategies (K >= P) or the list repeated cyclically to fill the table (K < P: A,B -> A,B,A,B),
+each in all P seat rotations, identical line-ups once. Game index ``g`` of the tournament is
+engine game ``g`` (seed ``seed``) in every line-up, so the line-ups of one index share their tile
+layout and dice streams (common random numbers): seat and layout luck cancel across rotations.
+
+Games are played in batches of ``batch`` game indices (each index played by every line-up).
+After each batch a Wald SPRT on every pair adjacent in the current rating order decides whether
+that order is settled (``tournament_stats.sprt``); the tournament stops when every adjacent
+pair is settled, or at ``games`` indices (or plays all of them with ``stop=False``). Everything
+is a pure function of (seed, game indices, line-ups, rules): thread count and batch size change
+nothing but where the stop check falls.
+
+2 players are played as the rules seat them, A,B,A,B (B4.5): a strategy is a *player's*, its two
+seats play it, and standings use the player's summed keys. Strategy names are opaque strings:
+whatever ``Settings(strategies=...)`` accepts is accepted here, and results are labelled by the
+exact string.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simulator.settings import Settings
+
+from . import tournament_stats as TS
+from .tournament_stats import LINEUP_SEP
+
+
+class TournamentError(ValueError):
+    """Bad tournament input: one line naming the problem and what is accepted."""
+
+    def __init__(self, message: str, param: str | None = None):
+        super().__init__(message)
+        self.param = param
+
+
+def load_plugins(paths) -> None:
+    """Load user strategy plug-ins (``--plugin FILE``) before the names are checked."""
+    if not paths:
+        return
+    from strategies.plugins import load_plugins as load
+    from strategies.registry import StrategyError
+    try:
+        load(paths)
+    except StrategyError as e:
+        raise TournamentError(str(e), "--plugin") from None
+
+
+# ---------------------------------------------------------------------------- names, line-ups
+def split_names(text: str) -> tuple[str, ...]:
+    """``"random,greedy:risk=2.0,greed=0.5"`` -> ``("random", "greedy:risk=2.0,greed=0.5")``
+    (``strategies.registry.split_specs``: a ``key=value`` part continues the previous name's
+    parameters, so parameterised names need no quoting)."""
+    from strategies.registry import split_specs
+    return tuple(split_specs(text))
+
+
+def lineups(strategies: tuple[str, ...], players: int) -> list[tuple[str, ...]]:
+    """Every combination of ``players`` strategies (in the given order), each in all seat
+    rotations; with fewer strategies than players the list repeated cyclically to fill the
+    table, in all rotations. A line-up names one strategy per player; duplicates are dropped
+    (A,B,A,B rotated twice is itself)."""
+    if len(strategies) >= players:
+        combos = list(itertools.combinations(strategies, players))
+    else:
+        combos = [tuple(strategies[i % len(strategies)] for i in range(players))]
+    out: list[tuple[str, ...]] = []
+    for combo in combos:
+        for r in range(players):
+            rotated = combo[r:] + combo[:r]
+            if rotated not in out:
+                out.append(rotated)
+    return out
+
+
+def lineup_label(lineup) -> str:
+    return LINEUP_SEP.join(lineup)
+
+
+# ---------------------------------------------------------------------------- the tournament
+@dataclass(frozen=True)
+class Tournament:
+    """What a tournament plays and how it stops. ``rules`` are further ``Settings`` fields
+    (``boats``, ``tiebreak``, ``challenges`` ...), the same for every line-up."""
+    strategies: tuple[str, ...]
+    players: int = 4
+    games: int = 10_000                 # game indices at most; each is played by every line-up
+    seed: int = 0
+    batch: int = 500                    # game indices per batch (one stop check per batch)
+    alpha: float = 0.05                 # SPRT: chance of ordering an equal pair (both sides)
+    beta: float = 0.05                  # SPRT: chance of missing a difference of delta
+    delta: float = 0.05                 # SPRT: H1 is p(A above B) = 0.5 +- delta
+    stop: bool = True                   # False: play all ``games`` indices (--no-stop)
+    rules: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        names = tuple(self.strategies)
+        if len(names) < 2:
+            raise TournamentError(f"a tournament needs at least 2 strategies, got {len(names)}"
+                                  f"{' (' + names[0] + ')' if names else ''}; give a "
+                                  f"comma-separated list such as random,greedy", "--strategies")
+        if any(not n for n in names):
+            raise TournamentError("empty strategy name in the list; give a comma-separated "
+                                  "list such as random,greedy", "--strategies")
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise TournamentError(f"strategy {twice[0]!r} is named twice; name each strategy "
+                                  f"once (the line-ups seat it in every seat)", "--strategies")
+        object.__setattr__(self, "strategies", names)
+        object.__setattr__(self, "rules", dict(self.rules))
+        for name, value, lo in (("games", self.games, 1), ("batch", self.batch, 1),
+                                ("seed", self.seed, 0)):
+            if not isinstance(value, (int, np.integer)) or value < lo:
+                raise TournamentError(f"{name} must be an integer >= {lo}, got {value!r}",
+                                      f"--{name}")
+        for name, value, hi in (("alpha", self.alpha, 1.0), ("beta", self.beta, 1.0),
+                                ("delta", self.delta, 0.5)):
+            if not 0.0 < float(value) < hi:
+                raise TournamentError(f"{name} must lie strictly between 0 and {hi:g}, got "
+                                      f"{value!r}", f"--{name}")
+        _ = self.settings      # every line-up's Settings, validated now (SettingsError)
+
+    @property
+    def lineups(self) -> list[tuple[str, ...]]:
+        return lineups(self.strategies, self.players)
+
+    @property
+    def settings(self) -> list[Settings]:
+        """One ``Settings`` per line-up; an unknown name or bad rule raises ``SettingsError``
+        with its own one-line message."""
+        return [Settings(players=self.players, strategies=tuple(lu), **self.rules)
+                for lu in self.lineups]
+
+    def to_dict(self) -> dict:
+        base = self.settings[0].to_dict()
+        base.pop("strategies")
+        return {"strategies": list(self.strategies), "players": self.players,
+                "games": self.games, "seed": self.seed, "batch": self.batch,
+                "alpha": self.alpha, "beta": self.beta, "delta": self.delta, "stop": self.stop,
+                "lineups": [list(lu) for lu in self.lineups], "rules": base}
+
+
+@dataclass
+class Result:
+    """A played tournament: the per-game arrays, the tables and the stop outcome."""
+    tournament: Tournament
+    games: TS.Games
+    standings: object                   # pandas DataFrame (``tournament_stats.standings``)
+    head_to_head: object                # pandas DataFrame
+    ratings: TS.Ratings
+    stop: TS.StopCheck
+    batches: list[dict]
+    seconds_playing: float = 0.0
+    seconds: float = 0.0
+
+    @property
+    def indices_played(self) -> int:
+        return self.games.indices
+
+    @property
+    def games_played(self) -> int:
+        return self.games.n
+
+    def statement(self) -> str:
+        return self.stop.statement(self.indices_played, self.games_played,
+                                   self.tournament.stop, self.tournament.games)
+
+
+# ---------------------------------------------------------------------------- playing
+def play(t: Tournament, threads: int | None = None,
+         on_batch: Callable[[object], None] | None = None,
+         progress: Callable[[int], None] | None = None) -> Result:
+    """Play ``t`` batch by batch and return its ``Result``.
+
+    ``on_batch(frame)`` receives each batch's per-game table (``games_frame``: rows in game
+    index, then line-up order) as it is played; ``progress(n)`` the games just played. An
+    engine error raises ``RuntimeError`` naming the game."""
+    from simulator.simulate import numba_threads, records_frame, run_records
+
+    started = time.perf_counter()
+    settings, lus = t.settings, t.lineups
+    blocks: list[TS.Games] = []
+    pairs = TS.PairUnits()
+    ratings = TS.Ratings(t.strategies)
+    batches: list[dict] = []
+    playing = 0.0
+    check = None
+    for first in range(0, t.games, t.batch):
+        count = min(t.batch, t.games - first)
+        t0 = time.perf_counter()
+        with numba_threads(threads):
+            records = [run_records(s, t.seed, first, count) for s in settings]
+        playing += time.perf_counter() - t0
+        frames = [records_frame(r, s, t.seed, first) for r, s in zip(records, settings)]
+        block = TS.Games.from_frames(frames, t.strategies, lus, settings[0])
+        blocks.append(block)
+        pairs.add(block)
+        ratings.feed(block)
+        if on_batch is not None:
+            on_batch(TS.games_frame(frames, block, t.strategies, lus))
+        if progress is not None:
+            progress(count * len(lus))
+        check = TS.stop_check(pairs, ratings, t.alpha, t.beta, t.delta)
+        batches.append({"batch": len(batches), "first": first, "indices": count,
+                        "games": count * len(lus), "indices_so_far": first + count,
+                        "settled": check.settled, "order": list(check.order),
+                        "unsettled": [f"{a} vs {b}" for a, b in check.unsettled]})
+        if t.stop and check.settled:
+            break
+    games = TS.Games.concat(blocks)
+    return Result(tournament=t, games=games, standings=TS.standings(games, ratings),
+                  head_to_head=TS.head_to_head(games), ratings=ratings, stop=check,
+                  batches=batches, seconds_playing=playing,
+                  seconds=time.perf_counter() - started)

@@ -1,0 +1,114 @@
+"""``survive-sim tournament``: the measured strength of strategies -- every strategy in every
+seat on common games, standings with intervals, head to head, ratings, and an SPRT that stops
+once the order is settled (``experiments.tournament``)."""
+from __future__ import annotations
+
+import click
+
+from . import main
+from .options import (
+    INDEX_MAX,
+    bad,
+    checked,
+    one_line,
+    players_option,
+    plugin_option,
+    rule_options,
+    seed_option,
+)
+from .progress import Progress, compile_note, threads_used
+
+OPEN01 = click.FloatRange(0, 1, min_open=True, max_open=True)
+
+
+def _tournament(names, players, games, seed, batch, alpha, beta, delta, stop, rules):
+    """The validated ``Tournament``; bad input of any kind is a one-line usage error."""
+    from experiments.tournament import Tournament, TournamentError
+    from simulator.settings import parse_boats, parse_challenges
+    rules = dict(rules)
+    rules["boats"] = checked(parse_boats, rules.pop("boats"))
+    rules["challenges"] = checked(parse_challenges, rules.pop("challenges"))
+    rules["tiebreak"] = rules.get("tiebreak") or ""
+    try:
+        return checked(Tournament, strategies=names, players=players, games=games, seed=seed,
+                       batch=batch, alpha=alpha, beta=beta, delta=delta, stop=stop,
+                       rules=rules)
+    except TournamentError as e:
+        bad(str(e), e.param)
+
+
+@main.command(short_help="Rank strategies: every strategy in every seat, stopped by an SPRT.")
+@click.option("--strategies", required=True, metavar="NAMES",
+              help="Comma-separated strategy names, at least 2, each once (e.g. random,greedy); "
+                   "a part `key=value` continues the previous name's parameters. Results are "
+                   "labelled by the exact names.")
+@players_option
+@click.option("--games", type=click.IntRange(1, INDEX_MAX), required=True,
+              help="Game indices to play at most. Each index is played by every line-up (the "
+                   "same engine game: common random numbers), so N x line-ups games in all.")
+@click.option("--out", required=True, metavar="DIR",
+              help="Folder to write (created whole: standings.csv, head_to_head.csv, "
+                   "games.parquet, tournament.json, README.md). Must be new or empty.")
+@seed_option
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Engine threads (default: all). Results do not depend on it.")
+@click.option("--batch", type=click.IntRange(min=1), default=500, show_default=True,
+              help="Game indices per batch; the stop rule is checked after each batch.")
+@click.option("--alpha", type=OPEN01, default=0.05, show_default=True,
+              help="SPRT: chance of ordering two equal strategies (alpha/2 per side).")
+@click.option("--beta", type=OPEN01, default=0.05, show_default=True,
+              help="SPRT: chance of missing a difference of --delta.")
+@click.option("--delta", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+              default=0.05, show_default=True,
+              help="SPRT: the difference that matters, p(A above B) = 0.5 +- delta.")
+@click.option("--no-stop", is_flag=True, help="Play all --games indices (report the SPRT only).")
+@click.option("--force", is_flag=True,
+              help="Replace an earlier tournament's folder at --out (never another folder).")
+@click.option("--no-progress", is_flag=True, help="No progress bar or notes on stderr.")
+@plugin_option
+@rule_options
+def tournament(strategies, players, games, out, seed, threads, batch, alpha, beta, delta,
+               no_stop, force, no_progress, plugins, **rules):
+    """Play every strategy in every seat (all combinations of --players strategies, each in
+    every seat rotation, on the same games) and write the standings: win share (ties split)
+    and mean score with 95% intervals and n, head to head, and openskill PlackettLuce ratings.
+    Stops when an SPRT settles every pair adjacent in the rating order, or at --games."""
+    from experiments.tournament import TournamentError, load_plugins, split_names
+    try:
+        load_plugins(plugins)       # before the names are checked: they may use them
+    except TournamentError as e:
+        bad(str(e), e.param)
+    t = _tournament(split_names(strategies), players, games, seed, batch, alpha, beta, delta,
+                    not no_stop, rules)
+
+    from experiments.tournament import play
+    from experiments.tournament_out import Folder, text
+    from simulator.simulate import numba_threads, run_records
+    try:
+        folder = Folder(out, force)
+    except TournamentError as e:
+        bad(str(e), e.param)
+
+    compile_note("run_games", no_progress)
+    try:
+        with numba_threads(threads):
+            run_records(t.settings[0], seed, 0, 1)          # load or compile, start the threads
+        with Progress(games * len(t.lineups), "game", "tournament", quiet=no_progress) as bar, \
+                folder as f:
+            result = play(t, threads, on_batch=f.write_games, progress=bar.update)
+            bar.ended_early()
+            f.finish(result)
+    except RuntimeError as e:                                 # engine error: name the game
+        raise click.ClickException(one_line(e))
+    except TournamentError as e:
+        bad(str(e), e.param)
+    except OSError as e:
+        raise click.ClickException(f"could not write {out}: {e.strerror or e}")
+
+    click.echo(text(result))
+    click.echo(f"speed: {result.games_played:,} games in {result.seconds:.2f} s = "
+               f"{result.games_played / max(result.seconds, 1e-9):,.0f} games/s in all "
+               f"({result.games_played / max(result.seconds_playing, 1e-9):,.0f} games/s in the "
+               f"engine) on {threads_used(threads)} thread(s)")
+    click.echo(f"wrote {out} (standings.csv, head_to_head.csv, games.parquet, "
+               f"tournament.json, README.md)")
