@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 # test files that never import the compiled engine
-ENGINE_FREE = {"test_referee_unit.py", "test_summary.py", "test_no_negative_index.py",
-               "test_settings.py", "test_page.py"}
+ENGINE_FREE = {"test_referee_unit.py", "test_replays_package.py", "test_summary.py",
+               "test_no_negative_index.py", "test_settings.py", "test_page.py"}
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,4 +1,4 @@
-"""The referee (simulator/referee.py) catches deliberately corrupted logs of the expansions:
+"""The referee (replays/referee/) catches deliberately corrupted logs of the expansions:
 Challenge 5 -- Dolphins & Dive Dice (X5.1-X5.9) -- the Giant Squid and its squid-only option
 (X7.1-X7.8), and the last-tile ruling of Challenge 4 (R20).
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from functools import lru_cache
 
-from simulator import referee
+from replays import referee
 from simulator.replay import game_log
 from simulator.settings import Settings
 

@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from simulator import referee
+from replays import referee
 from simulator.replay import game_log
 from simulator.settings import Settings
 

@@ -4,16 +4,17 @@ X7.5 (issue 13), on the example games where the engine's earlier readings differ
 Each example game is replayed by the engine, shows the new ruling at the event named, and is
 accepted by the referee; the same log changed to what the earlier reading did there is refused
 at that event with the rule's id. The referee checks these places from RULES.md's text
-(``Position._placement``, ``_walk``, ``_ev_squid``), not from the engine's code paths.
+(``Position._placement``, ``_walk``, ``_ev_squid`` in ``replays/referee/``), not from the engine's code paths.
 """
 from __future__ import annotations
 
 import copy
 from functools import lru_cache
 
+from replays import referee
+from replays.text import format_log
 from simulator import board as BD
-from simulator import referee
-from simulator.replay import format_log, game_log
+from simulator.replay import game_log
 from simulator.settings import Settings
 
 SIX = ("greedy",) + ("random",) * 5

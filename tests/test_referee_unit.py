@@ -1,4 +1,4 @@
-"""Unit tests of the referee (simulator/referee.py) on small hand-built replay logs.
+"""Unit tests of the referee (replays/referee/) on small hand-built replay logs.
 
 The logs are built by ``Game`` below: every event's ``after`` snapshot is the test's own
 statement of the position, with consequences either spelled out in the test (moves, creature
@@ -9,23 +9,19 @@ from __future__ import annotations
 
 import ast
 import copy
-import importlib.util
 import json
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-REFEREE_PY = ROOT / "simulator" / "referee.py"
+from replays import referee
 
-# Load referee.py as a stand-alone module: importing the ``simulator`` package would import numba
-# (its __init__ sets numba's cache), and these tests must run without numba or the engine.
-_spec = importlib.util.spec_from_file_location("survive_referee_standalone", REFEREE_PY)
-referee = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = referee
-_spec.loader.exec_module(referee)
+ROOT = Path(__file__).resolve().parents[1]
+# the referee's modules and the board module they read board.json through: the ``replays``
+# package never imports ``simulator`` or numba, so these tests run without the engine
+REFEREE_PY = sorted((ROOT / "replays" / "referee").glob("*.py")) + [
+    ROOT / "replays" / "__init__.py", ROOT / "replays" / "board.py"]
 Discrepancy, check, check_file = referee.Discrepancy, referee.check, referee.check_file
 
 # ---- board facts, read independently from board.json ---------------------------------------
@@ -955,15 +951,17 @@ def test_R21_creatures_must_move_forbids_staying():
 
 
 def test_referee_is_independent_plain_python():
-    """The referee imports only the standard library: no numba, numpy, rules or engine."""
-    tree = ast.parse(REFEREE_PY.read_text())
+    """The referee imports only the standard library: no numba, numpy, rules or engine (and of
+    its own package only its modules and ``replays.board``, by relative imports)."""
     names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(a.name.split(".")[0] for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            names.add((node.module or "").split(".")[0] if node.level == 0 else "<relative>")
-    assert names <= {"__future__", "json", "math", "dataclasses", "pathlib"}, names
+    for path in REFEREE_PY:
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update(a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                names.add((node.module or "").split(".")[0] if node.level == 0 else "<relative>")
+    assert names <= {"__future__", "json", "math", "dataclasses", "pathlib", "<relative>"}, names
 
 
 # =============================================================================================

@@ -30,5 +30,5 @@ def referee(file):
     except (ValueError, UnicodeDecodeError) as e:
         bad(f"{file} is not a JSON replay log ({one_line(e)}); expected the output of "
             f"`survive-sim replay --json FILE`")
-    from simulator.referee import check as referee_check
+    from replays.referee import check as referee_check
     report(referee_check(log))

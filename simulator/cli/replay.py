@@ -42,7 +42,8 @@ def replay(seed, game, players, strategies, plugins, json_path, check, **rules):
     if json_path is not None:
         check_writable(json_path, "--json")
 
-    from simulator.replay import format_log, game_log
+    from replays.text import format_log
+    from simulator.replay import game_log
 
     compile_note("run_games", False)          # replay_game itself compiles in seconds
     try:
@@ -58,5 +59,5 @@ def replay(seed, game, players, strategies, plugins, json_path, check, **rules):
             raise click.ClickException(f"could not write {json_path}: {e.strerror or e}")
         click.echo(f"wrote {json_path}")
     if check:
-        from simulator.referee import check as referee_check
+        from replays.referee import check as referee_check
         report(referee_check(json.loads(text)))      # exactly what the file holds

@@ -1,0 +1,48 @@
+"""The ``replays`` package reads logs without the engine: importing it (the referee, the text of
+a log, the board) never loads numba, numpy, the compiled rules or the strategies, and each of its
+modules stays short enough to read in one sitting."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE_MODULES = ("numba", "numpy", "simulator", "simulator.engine", "simulator.rules",
+                  "simulator.simulate", "strategies")
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+@pytest.mark.parametrize("module", ["replays", "replays.referee", "replays.text",
+                                    "replays.board"])
+def test_importing_replays_leaves_the_engine_out(module):
+    """A fresh interpreter that imports the module has none of the engine's modules loaded."""
+    code = (f"import json, sys, {module}\n"
+            f"print(json.dumps(sorted(m for m in {list(ENGINE_MODULES)!r} if m in sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         env=ENV, check=True)
+    assert json.loads(out.stdout) == []
+
+
+def test_the_referee_checks_a_log_without_the_engine(tmp_path):
+    """``check_file`` runs in a fresh interpreter and still leaves the engine unloaded."""
+    path = tmp_path / "not-a-log.json"
+    path.write_text(json.dumps({"format": "survive-sim-log/1"}))
+    code = ("import sys\nfrom replays.referee import check_file\n"
+            f"print(check_file({str(path)!r}).rule, 'numba' in sys.modules, "
+            "'simulator.engine' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         env=ENV, check=True)
+    assert out.stdout.split() == ["format", "False", "False"]
+
+
+def test_every_module_of_replays_is_under_600_lines():
+    files = sorted((ROOT / "replays").rglob("*.py"))
+    assert files, "no modules found under replays/"
+    long = {str(f.relative_to(ROOT)): n for f in files
+            if (n := len(f.read_text(encoding="utf-8").splitlines())) >= 600}
+    assert not long, long
