@@ -36,7 +36,7 @@ import pandas as pd
 
 ALPHA = 0.05
 COLUMNS = ("claim", "question", "verdict", "test", "statistic", "p_value", "effect", "low",
-           "high", "n", "scope", "rule", "games_needed")
+           "high", "n", "scope", "rule", "games_needed")   # then play and across_ladder
 VERDICTS = ("supported", "refuted", "inconclusive")
 
 
@@ -461,11 +461,13 @@ JUDGES = {"S1": _s1, "S1b": _s1b, "S1c": _s1c, "N3": _n3, "T1": _t1, "T2": _t2, 
           "C6": _c6, "E2": _e2}
 
 
-def verdicts(df: pd.DataFrame, claims: dict) -> pd.DataFrame:
-    """One row per claim and scope judged on the run table ``df``. A claim the run cannot
-    judge (its settings are not in the run) gets one ``inconclusive`` row saying so."""
-    from .stats import prepare_all
-    data = prepare_all(df)
+def play_label(strategies) -> str:
+    """How a setting's tables were played: ``greedy self-play`` or ``mixed: a, b, ...``."""
+    names = list(dict.fromkeys(strategies or ()))
+    return f"{names[0]} self-play" if len(names) == 1 else "mixed: " + ", ".join(names)
+
+
+def _judge(claims: dict, data) -> list[dict]:
     rows = []
     for cid, given in claims.items():
         claim = CLAIMS[cid]
@@ -476,7 +478,57 @@ def verdicts(df: pd.DataFrame, claims: dict) -> pd.DataFrame:
         rows += found or [_row(claim, "the run holds none of the settings this claim needs",
                                "inconclusive", "none", math.nan, math.nan, math.nan,
                                math.nan, math.nan, 0, None)]
-    out = pd.DataFrame(rows, columns=list(COLUMNS))
+    return rows
+
+
+LADDER_RULE = ("across the ladder (the same claim and scope judged on each style of play): "
+               "'holds for every rung' when every rung's verdict is supported; 'refuted for "
+               "every rung' when every one is refuted; 'depends on the style of play' when some "
+               "are supported and others refuted; 'holds for some rungs' when some are supported "
+               "and the rest inconclusive; 'inconclusive' otherwise")
+
+
+def ladder_summary(verdicts: list[str]) -> str:
+    """One claim and scope over the rungs (``LADDER_RULE``)."""
+    v = set(verdicts)
+    if v == {"supported"}:
+        return "holds for every rung"
+    if v == {"refuted"}:
+        return "refuted for every rung"
+    if {"supported", "refuted"} <= v:
+        return "depends on the style of play"
+    if "supported" in v:
+        return "holds for some rungs"
+    if "refuted" in v:
+        return "refuted for some rungs, inconclusive for the others"
+    return "inconclusive"
+
+
+def verdicts(df: pd.DataFrame, claims: dict) -> pd.DataFrame:
+    """One row per claim and scope judged on the run table ``df``. A claim the run cannot
+    judge (its settings are not in the run) gets one ``inconclusive`` row saying so.
+
+    A run played by several styles (a strategy axis in the grid) is judged once per style, on
+    that style's settings alone (so every comparison a claim makes stays within one style);
+    ``play`` names the style and ``across_ladder`` sums up each claim and scope over the
+    styles (``LADDER_RULE``). With one style both columns are still filled."""
+    from .stats import prepare_all
+    data = prepare_all(df)
+    groups: dict[str, list] = {}
+    for d in data:
+        groups.setdefault(play_label(d.factors.get("strategies")), []).append(d)
+    rows = []
+    for label, part in groups.items():
+        for r in _judge(claims, part):
+            r["play"] = label
+            rows.append(r)
+    out = pd.DataFrame(rows, columns=list(COLUMNS) + ["play"])
     out["n"] = out["n"].astype("int64")
     out["games_needed"] = pd.array(out["games_needed"], dtype="Int64")
+    selfplay = out["play"].str.endswith(" self-play")
+    across = {}
+    for (cid, scope), g in out[selfplay].groupby(["claim", "scope"], sort=False):
+        across[(cid, scope)] = (ladder_summary(list(g["verdict"])) if len(groups) > 1
+                                else "one style of play only")
+    out["across_ladder"] = [across.get((c, sc), "") for c, sc in zip(out["claim"], out["scope"])]
     return out

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from experiments.claims import LADDER_RULE
 from experiments.runs import RunError, RunFolder, load_run
 
 SEAT_FIELDS = ("player", "score", "rescued", "rescued_value", "turns", "lost", "boats",
@@ -59,8 +60,10 @@ def verdict_view(v: pd.DataFrame) -> pd.DataFrame:
     def p(x):
         return "–" if pd.isna(x) else f"{x:.2g}" if x >= 1e-4 else "< 0.0001"
 
+    ladder = "play" in v.columns and v["play"].nunique() > 1
+    extra = {"play": v["play"], "across the ladder": v["across_ladder"]} if ladder else {}
     return pd.DataFrame({
-        "claim": v["claim"], "scope": v["scope"], "verdict": v["verdict"],
+        "claim": v["claim"], **extra, "scope": v["scope"], "verdict": v["verdict"],
         "effect [95% CI]": [effect(r) for r in v.itertuples()],
         "p": [p(x) for x in v["p_value"]], "n": v["n"].map(lambda n: f"{n:,}"),
         "games to settle": v["games_needed"].map(lambda g: "" if pd.isna(g) else f"{g:,}")})
@@ -70,9 +73,20 @@ def verdict_text(v: pd.DataFrame) -> str:
     """The verdict table for the terminal: one line per claim and scope."""
     shown = verdict_view(v)
     lines = ["verdicts (rules in the report; intervals 95%):"]
-    for r in shown.itertuples(index=False):
-        more = f"; {r._6} games would settle it" if r._6 else ""
-        lines.append(f"  {r.claim:<4} {r.verdict:<12} {r._3:<28} n={r.n:<9} {r.scope}{more}")
+    for r in shown.to_dict("records"):
+        settle = r["games to settle"]
+        more = f"; {settle} games would settle it" if settle else ""
+        play = f"{r['play']}: " if "play" in r else ""
+        lines.append(f"  {r['claim']:<4} {r['verdict']:<12} {r['effect [95% CI]']:<28} "
+                     f"n={r['n']:<9} {play}{r['scope']}{more}")
+    if "across the ladder" in shown.columns:
+        lines.append("across the ladder:")
+        seen = set()
+        for r in shown.to_dict("records"):
+            if (r["claim"], r["scope"]) in seen or not r["across the ladder"]:
+                continue
+            seen.add((r["claim"], r["scope"]))
+            lines.append(f"  {r['claim']:<4} {r['across the ladder']:<30} {r['scope']}")
     return "\n".join(lines)
 
 
@@ -214,6 +228,8 @@ METHOD = [
     "balance or equality is supported only by an equivalence test (TOST) against the tolerance "
     "the study file states, never by a test that failed to find a difference; an inconclusive "
     "verdict gives the games that would settle it at the spread observed.",
+    "A run played by several styles (a strategy axis) is judged once per style, each on its own "
+    "settings; then " + LADDER_RULE + ".",
 ]
 
 

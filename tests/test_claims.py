@@ -128,3 +128,37 @@ def test_the_slope_is_the_least_squares_slope_of_the_seat_shares():
     means = shares.mean(axis=0)
     want = np.polyfit(np.arange(1, 5), means, 1)[0]
     assert claims.slope(shares).mean() == pytest.approx(want)
+
+
+def _as_style(df: pd.DataFrame, name: str) -> pd.DataFrame:
+    """The same games relabelled as played by ``name`` self-play (a strategy axis)."""
+    out = df.copy()
+    out["setting"] = out["setting"].astype(str).str.replace("-random", f"-{name}")
+    for s in range(6):
+        col = f"strategy_{s}"
+        present = out[col].notna()
+        out[col] = pd.Categorical(np.where(present, name, None), categories=["random", name])
+    return out
+
+
+def test_each_style_of_play_is_judged_alone_and_summed_up_across_the_ladder(real):
+    planted = synthetic(real, FLAT5, 4000, [0.28, 0.2, 0.2, 0.16, 0.16])
+    uniform = _as_style(synthetic(real, FLAT5, 16000), "greedy")
+    out = verdict(pd.concat([planted, uniform], ignore_index=True), "S1")
+    assert sorted(out["play"]) == ["greedy self-play", "random self-play"]
+    by = dict(zip(out["play"], out["verdict"]))
+    assert by == {"random self-play": "supported", "greedy self-play": "refuted"}
+    assert set(out["across_ladder"]) == {"depends on the style of play"}
+    both = verdict(pd.concat([planted, _as_style(planted, "greedy")], ignore_index=True), "S1")
+    assert set(both["across_ladder"]) == {"holds for every rung"}
+    alone = verdict(planted, "S1")
+    assert set(alone["across_ladder"]) == {"one style of play only"}
+
+
+def test_the_ladder_rule():
+    s = claims.ladder_summary
+    assert s(["supported"] * 3) == "holds for every rung"
+    assert s(["refuted", "refuted"]) == "refuted for every rung"
+    assert s(["supported", "refuted", "inconclusive"]) == "depends on the style of play"
+    assert s(["supported", "inconclusive"]) == "holds for some rungs"
+    assert s(["inconclusive", "inconclusive"]) == "inconclusive"

@@ -14,7 +14,7 @@ from cli_harness import ROOT, assert_usage_error, invoke, run_process
 from simulator.settings import Settings
 from simulator.simulate import PluginChoiceError, run_records
 from strategies.plugins import load_plugin
-from strategies.registry import StrategyError
+from strategies.registry import StrategyError, all_strategies
 
 EXAMPLE = ROOT / "examples" / "homing_bot.py"
 HEADER = "from strategies.api import Param, compiled\n"
@@ -39,6 +39,7 @@ def _bot(tmp_path: Path, name: str, body: str, fields: str | None = None) -> Pat
 def test_the_example_loads_from_outside_the_package_and_plays(outside):
     (s,) = load_plugin(outside)
     assert s.plugin and s.name == "homing" and s.source == outside.resolve()
+    assert all_strategies()["homing"].plugin
     settings = Settings(players=4, strategies=("homing", "random", "homing:wander=1", "random"))
     assert settings.strategies[2] == "homing:wander=1"
     rows = run_records(settings, 3, 0, 200)
@@ -96,7 +97,7 @@ def test_a_sweep_with_a_plugin_in_the_experiment_file(outside, tmp_path):
     assert r.exit_code == 0, r.output
     df = pd.read_parquet(tmp_path / "run")
     assert set(df["strategy_0"].astype(str)) == {"homing", "random"}
-    manifest = (tmp_path / "run" / "manifest.json").read_text()
+    manifest = (tmp_path / "run" / "_manifest.json").read_text()
     assert "homing_bot.py" in manifest               # the plug-in's hash is in the identity
 
 

@@ -66,4 +66,4 @@ def main():
 # The commands. Each module adds its command to `main` when imported: a new command is a new
 # module here and one more name in this list.
 from . import (bench, referee, replay, report, simulate, stats, strategies, study,  # noqa: F401,E402
-               summary, sweep, tournament)
+               summary, sweep, tournament, tune)
