@@ -91,9 +91,9 @@ def run_records(settings: Settings, seed: int, first: int, count: int) -> np.nda
 def strategy_categories(settings: Settings) -> list[str]:
     """The categories of the ``strategy_<seat>`` columns: the listed built-ins, then the
     settings' own spellings (parameters, plug-ins), so tables of one sweep concatenate."""
-    from strategies.registry import listed_names
-    names = listed_names()
-    return names + sorted(set(settings.strategies) - set(names))
+    from strategies.registry import builtins
+    names = [n for n, s in builtins().items() if s.listed]   # not the plug-ins: they vary
+    return names + sorted(set(settings.strategies) - set(names))   # with the process
 
 
 def tiebreak_columns(rows: np.ndarray, settings: Settings) -> dict:

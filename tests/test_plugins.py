@@ -52,10 +52,31 @@ def test_the_example_loads_from_outside_the_package_and_plays(outside):
     assert rescued[0] > rescued[1]
 
 
-def test_a_plugin_built_in_twin_plays_the_same_games(outside):
-    """``homing:wander=1`` is uniform at every decision, like ``random`` -- but it draws its
-    noise twice at a move decision, so compare with itself through the engine's other path:
-    the same table from run_records in one chunk or in two."""
+UNIFORM = """
+from simulator.rng import randint
+
+@compiled
+def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
+    return randint(rng, 0, n)
+"""
+
+
+def test_a_plugin_copy_of_random_plays_exactly_randoms_games(tmp_path):
+    """The same code as a plug-in and built in: byte-identical tables (the plug-in path hands
+    the strategy the same arguments and the same noise stream)."""
+    load_plugin(_bot(tmp_path, "uniform", UNIFORM))
+    for players, extra in ((4, {}), (6, {"dolphins": True, "squid": True}), (2, {})):
+        mine = run_records(Settings(players=players, strategies=("uniform",), **extra), 9, 0, 80)
+        theirs = run_records(Settings(players=players, strategies=("random",), **extra), 9, 0, 80)
+        np.testing.assert_array_equal(mine, theirs)
+    mixed = ("uniform", "greedy", "random", "greedy")
+    np.testing.assert_array_equal(
+        run_records(Settings(players=4, strategies=mixed), 2, 0, 40),
+        run_records(Settings(players=4, strategies=("random", "greedy", "random", "greedy")),
+                    2, 0, 40))
+
+
+def test_plugin_tables_do_not_depend_on_chunks(outside):
     load_plugin(outside)
     settings = Settings(players=5, strategies=("homing:wander=0.3",))
     whole = run_records(settings, 9, 0, 64)
