@@ -7,7 +7,9 @@ options the rules core enumerated (the signature and what each argument holds:
 * ``dispatch`` -- the compiled switch generated from the registry, and plug-in seats;
 * ``plugins``  -- strategies from the user's own files;
 * ``queries``  -- what heuristics ask about a position (reach, danger, room, free sea);
-* ``random_play``, ``greedy``, ... -- the built-ins, one short module each.
+* ``choice``   -- how heuristics pick among scored rows (ties, whole moves remembered);
+* ``random_play``, ``greedy``, ``careful``, ``racer``, ``saboteur`` -- the built-ins (the
+  ladder, in ``CODE`` order), one short module each.
 
 A movement point, a tile play and the die move are asked in two decisions: which piece (or
 none), then where it goes. A strategy that weighs every whole move at once lists them itself at

@@ -1,39 +1,21 @@
 """``greedy``: a one-step heuristic that scores every legal option and takes the best.
 
 The score of a position for one explorer is its *potential*: 100 on a safe isle, less the
-movement points it still needs to get there (swimming hexes count triple: a swimmer covers one
-hex a turn), less the danger from creatures that could reach it with one die move. Moves are
-chosen by the change in potential of the seat's own explorers, weighted by their values;
+movement points it still needs to get there (a hex swum counts ``swim``, triple by default: a
+swimmer covers one hex a turn), less ``risk`` times the danger from creatures that could reach
+it with one die move. Moves are chosen by the change in potential of the seat's own explorers,
+weighted by their values;
 sinking and creature moves are chosen to hurt opponents, the leader (most explorers rescued)
-most, and to spare our own. Danger maps are kept in the seat's ``mem`` row and updated only for
-the creatures that moved since its last decision (none move during step 2).
+most, and to spare our own. The position's features (potential, danger maps kept in ``mem`` and
+updated only for the creatures that moved) are the shared ``strategies.queries``; the weights
+(``PARAMS``: risk, greed, malice, guard, swim) are copied into ``mem`` at each decision, so the
+rungs built on these scores (``careful``, ``racer``, ``saboteur``) reuse them with their own.
 
 Each decision kind has its own scoring loop, so the per-option work stays small enough for the
 compiler to inline (a strategy is called for every decision of millions of games).
 """
-from simulator.board import (
-    ACCESS_ISLE,
-    BALL,
-    BALL_N,
-    DIST_TO_ACCESS,
-    HEX_DIST,
-    N_HEX,
-    N_NEIGHBOURS,
-    NEIGHBOURS,
-)
+from simulator.board import DIST_TO_ACCESS, HEX_DIST, N_HEX, N_NEIGHBOURS, NEIGHBOURS
 from simulator.jit import hot
-from simulator.rng import randint
-from simulator.rules import (
-    boat_moves,
-    creature_can_move,
-    creature_moves,
-    die_reach,
-    explorer_moves,
-    free_dolphin,
-    piece_hex,
-    tile_rows,
-    unoccupied_sea,
-)
 from simulator.state import (
     B_DOLPHIN,
     B_MOVE_SERPENT,
@@ -46,14 +28,7 @@ from simulator.state import (
     CH_EQUAL,
     CHALLENGES,
     CR_HEX,
-    CR_SLOTS,
     D_BOARD,
-    D_PLACE_SQUID,
-    D_PROTECT,
-    D_SQUID_VICTIM,
-    DOL_PROT,
-    DOLPHIN,
-    EX_PROT,
     D_CREATURE,
     D_CREATURE_PIECE,
     D_DEFEND,
@@ -62,25 +37,29 @@ from simulator.state import (
     D_PICK_EXPLORER,
     D_PLACE_BOAT,
     D_PLACE_EXPLORER,
+    D_PLACE_SQUID,
     D_PLAY_TILE,
+    D_PROTECT,
     D_SINK,
+    D_SQUID_VICTIM,
     D_TILE_DEST,
+    DOL_PROT,
+    DOLPHIN,
+    CR_SLOTS,
     EX_AT,
     EX_LOC,
+    EX_PROT,
     EX_SEAT,
-    EX_SWAM,
     HEX_BOAT,
     HEX_NCR,
     HEX_NSWIM,
     HEX_TERRAIN,
     L_BOAT,
     L_LAND,
-    L_SAFE,
     L_SEA,
     MAX_EX,
-    MAX_SEATS,
-    MV_BOAT,
     MUST_MOVE,
+    MV_BOAT,
     MV_STOP,
     P_VALUE,
     PK_BOAT,
@@ -91,43 +70,65 @@ from simulator.state import (
     SQUID,
     SQUID_ON,
     SWIM_WITH_DOLPHIN,
-    TURN,
     VIA_SWITCH,
     WHALE,
+)
+from strategies.api import Param
+from strategies.choice import C_END, C_PLAN
+from strategies.choice import plan as _plan
+from strategies.choice import planned as _planned
+from strategies.choice import remember as _remember
+from strategies.choice import tally as _tally
+from strategies.queries import (
+    Q_DECISION,
+    Q_N_OWN,
+    Q_RISK,
+    Q_SWIM,
+    Q_SWIM_COST,
+    SAFE_POT,
+    best_step,
+    boat_moves,
+    creature_can_move,
+    creature_moves,
+    danger_maps,
+    die_reach,
+    explorer_moves,
+    free_dolphin,
+    lead,
+    list_exposed,
+    list_own_land,
+    near_own_land,
+    piece_hex,
+    potential,
+    threat_to_own,
+    tile_rows,
+    unoccupied_sea,
 )
 
 NAME = "greedy"
 CODE = 1
 DESCRIPTION = ("one-step lookahead: moves by the change in its explorers' potential, sinks and "
                "creatures against the leader")
-PARAMS = ()
+PARAMS = (
+    Param("risk", 1.0, 0.0, 10.0, "weight of creature danger in an explorer's potential"),
+    Param("greed", 1.0, 0.0, 5.0, "weight of our own explorers against others' when attacking, "
+          "sinking or playing tiles"),
+    Param("malice", 1.0, 0.0, 10.0, "weight of hurting other players (the leader most)"),
+    Param("guard", 3.0, 0.0, 20.0, "weight of moving creatures away from our swimmers and boats"),
+    Param("swim", 3.0, 1.0, 6.0, "movement points a hex swum counts in an explorer's potential"),
+)
 
 OTHER_VALUE = 2.8          # mean explorer value: other players' values are secret (R11)
-SAFE_POT = 100.0
-# mem layout (float64 per seat)
-M_STAMP = 0                # 1 once the danger maps were computed (for the hexes in M_CR)
-M_SWIM = 1                 # danger to a swimmer in each hex
-M_BOAT = M_SWIM + N_HEX    # danger to an occupied boat in each hex
-M_LAST_START = M_BOAT + N_HEX   # creature options come grouped by piece: cache its threat
+# mem layout (float64 per seat): the shared queries' block, then greedy's own cells
+M_GREED = C_END            # weights copied from the parameters at each decision (set_weights):
+M_MALICE = M_GREED + 1     # a rung built on greedy's scores writes its own
+M_GUARD = M_MALICE + 1
+M_LAST_START = M_GUARD + 1      # creature options come grouped by piece: cache its threat
 M_LAST_THREAT = M_LAST_START + 1
-M_N_OWN = M_LAST_THREAT + 1     # how many of our explorers stand on land (this decision)
-M_OWN = M_N_OWN + 1             # ... and their hexes
-M_N_EXP = M_OWN + SLOTS       # how many of our explorers are exposed (swimming or in a boat)
-M_EXP_HEX = M_N_EXP + 1         # ... their hexes
-M_EXP_SWIM = M_EXP_HEX + SLOTS  # ... 1 for a swimmer, 0 for a passenger
-M_PIECE_KEY = M_EXP_SWIM + SLOTS  # move options come grouped by piece: cache what the piece
+M_PIECE_KEY = M_LAST_THREAT + 1   # move options come grouped by piece: cache what the piece
 M_PIECE_A = M_PIECE_KEY + 1       # is worth (value, or the boat's passengers) and its
 M_PIECE_B = M_PIECE_A + 1         # potential where it stands
-M_PLAN = M_PIECE_B + 1            # a piece decision chose a whole move: the destination
-M_PLAN_TURN = M_PLAN + 1          # decision (kind in M_PLAN) of the same turn takes the row
-M_PLAN_ROW = M_PLAN_TURN + 1      # in M_PLAN_ROW .. +3
-M_CR = M_PLAN_ROW + 4             # the creature hexes the danger maps were computed for
-M_DECISION = M_CR + 5 * CR_SLOTS  # decisions taken so far (stamps the cache below)
-M_NEAR = M_DECISION + 1           # per hex: decision * 16 + distance to our nearest explorer
-                                  # on land, computed when first needed in a decision
-M_LEAD_DECISION = M_NEAR + N_HEX  # the decision M_LEAD was counted for
-M_LEAD = M_LEAD_DECISION + 1      # per seat: 1 + explorers rescued
-M_LANDV = M_LEAD + MAX_SEATS      # per hex: the best squid removal from the land tile there
+M_LANDV = M_PIECE_B + 1           # per hex: the best squid removal from the land tile there
                                   # (X7.4), counted once per decision when squid are in play
 M_SINKV = M_LANDV + N_HEX         # per hex: what sinking the tile there is worth (step 3)
 M_SWIMV = M_SINKV + N_HEX         # per hex: what a serpent or shark eating the swimmers there
@@ -136,83 +137,19 @@ M_END = M_SWIMV + N_HEX
 MEM_W = M_END
 
 
+@hot
+def set_weights(mem, risk, greed, malice, guard, swim):
+    """Write the weights the scores read into ``mem`` (greedy's parameters, or a rung's own):
+    kept in ``mem`` rather than passed along, so every scoring function -- and every rung
+    that reuses them -- reads the same cells."""
+    mem[Q_RISK] = risk
+    mem[M_GREED] = greed
+    mem[M_MALICE] = malice
+    mem[M_GUARD] = guard
+    mem[Q_SWIM_COST] = swim
+
+
 # ============================================================================ position features
-@hot
-def _mark(mem, region, c, reach, centre, near):
-    """Add ``centre`` danger at hex ``c`` and ``near`` danger within ``reach`` of it."""
-    mem[region + c] += centre
-    for j in range(1, BALL_N[c, reach]):
-        mem[region + BALL[c, j]] += near
-
-
-@hot
-def _mark_piece(mem, i, c, sign):
-    """Add (``sign`` = 1) or take away (-1) the danger of creature slot ``i`` at hex ``c``."""
-    kind = i // CR_SLOTS
-    if c < 0 or kind > WHALE:
-        return
-    if kind == SERPENT:
-        _mark(mem, M_SWIM, c, 1, sign * 100.0, sign * 12.0)
-        _mark(mem, M_BOAT, c, 1, sign * 100.0, sign * 12.0)
-    elif kind == SHARK:
-        _mark(mem, M_SWIM, c, 2, sign * 100.0, sign * 12.0)
-    else:
-        _mark(mem, M_BOAT, c, 3, sign * 40.0, sign * 6.0)
-
-
-@hot
-def _danger_maps(pub, mem):
-    """Danger per hex from creatures one die move away (distance ignores land: a bound). Kept
-    up to date piece by piece: only a creature that moved since the last decision is taken
-    away and marked again (every danger is a whole number, so the sums are exact and equal
-    to marking all creatures afresh)."""
-    if mem[M_STAMP] != 1.0:
-        mem[M_STAMP] = 1.0
-        for i in range(2 * N_HEX):
-            mem[M_SWIM + i] = 0.0
-        for i in range(5 * CR_SLOTS):
-            c = pub[CR_HEX + i]
-            mem[M_CR + i] = c
-            _mark_piece(mem, i, c, 1.0)
-        return
-    for i in range(5 * CR_SLOTS):
-        c = pub[CR_HEX + i]
-        old = int(mem[M_CR + i])
-        if c != old:
-            _mark_piece(mem, i, old, -1.0)
-            _mark_piece(mem, i, c, 1.0)
-            mem[M_CR + i] = c
-
-
-@hot
-def _pot(pub, mem, loc, h):
-    """Potential of one explorer at a location (``h`` = hex, or the isle code when safe)."""
-    if loc == L_SAFE or h >= N_HEX:
-        return SAFE_POT
-    if loc == L_BOAT:
-        return SAFE_POT - 10.0 * (DIST_TO_ACCESS[h] + 1) - mem[M_BOAT + h]
-    if loc == L_SEA:
-        return SAFE_POT - 10.0 * (3 * DIST_TO_ACCESS[h] + 1) - mem[M_SWIM + h]
-    if loc == L_LAND:
-        return SAFE_POT - 10.0 * (DIST_TO_ACCESS[h] + 2) - 6.0 + 2.0 * pub[HEX_TERRAIN + h]
-    return 0.0
-
-
-@hot
-def _lead(pub, s, mem):
-    """1 + explorers seat ``s`` has rescued: the weight of hurting it (the leader suffers
-    most). Counted once per decision, when first needed."""
-    if mem[M_LEAD_DECISION] != mem[M_DECISION]:
-        mem[M_LEAD_DECISION] = mem[M_DECISION]
-        for x in range(MAX_SEATS):
-            n = 1.0
-            for slot in range(SLOTS):
-                if pub[EX_LOC + x * SLOTS + slot] == L_SAFE:
-                    n += 1.0
-            mem[M_LEAD + x] = n
-    return mem[M_LEAD + s]
-
-
 @hot
 def _own(pub, mine, slot):
     """What our explorer in ``slot`` scores: its value, or 1 under Everyone is Equal (X2.3)."""
@@ -227,69 +164,10 @@ def _value(pub, mine, seat, e, mem):
     colour (2 players), and a negative weight for other players' (hurting them helps)."""
     s = pub[EX_SEAT + e]
     if s == seat:
-        return _own(pub, mine, e % SLOTS)
+        return _own(pub, mine, e % SLOTS) * mem[M_GREED]
     if pub[PLAYER_OF + s] == pub[PLAYER_OF + seat]:
         return OTHER_VALUE
-    return -0.3 * OTHER_VALUE * _lead(pub, s, mem)
-
-
-@hot
-def _list_own_land(pub, seat, mem):
-    """Note the hexes of our explorers on land once per decision (the empty-boat score)."""
-    n = 0
-    for slot in range(SLOTS):
-        e = seat * SLOTS + slot
-        if pub[EX_LOC + e] == L_LAND:
-            mem[M_OWN + n] = pub[EX_AT + e]
-            n += 1
-    mem[M_N_OWN] = n
-
-
-@hot
-def _near_own_land(mem, h):
-    """Distance from hex ``h`` to the nearest of our explorers on land (9 if none), cached per
-    decision: many empty-boat moves share their hexes."""
-    stamp = mem[M_DECISION] * 16.0
-    cached = mem[M_NEAR + h]
-    if cached >= stamp:
-        return cached - stamp
-    best = 9.0
-    for j in range(int(mem[M_N_OWN])):
-        d = HEX_DIST[h, int(mem[M_OWN + j])]
-        if d < best:
-            best = d
-    mem[M_NEAR + h] = stamp + best
-    return best
-
-
-@hot
-def _list_exposed(pub, seat, mem):
-    """Note once per decision where our swimmers and passengers are (creature threats)."""
-    n = 0
-    for slot in range(SLOTS):
-        e = seat * SLOTS + slot
-        loc = pub[EX_LOC + e]
-        if loc == L_SEA or loc == L_BOAT:
-            at = pub[EX_AT + e]
-            mem[M_EXP_HEX + n] = at if loc == L_SEA else pub[BOAT_HEX + at]
-            mem[M_EXP_SWIM + n] = 1.0 if loc == L_SEA else 0.0
-            n += 1
-    mem[M_N_EXP] = n
-
-
-@hot
-def _threat_to_own(mem, kind, c):
-    """How many of our exposed explorers a creature of ``kind`` at hex ``c`` threatens (the
-    list made by ``_list_exposed``)."""
-    reach = 1 if kind == SERPENT else (2 if kind == SHARK else 3)
-    t = 0.0
-    for j in range(int(mem[M_N_EXP])):
-        swimmer = mem[M_EXP_SWIM + j] == 1.0
-        if (swimmer and kind == WHALE) or (not swimmer and kind == SHARK):
-            continue
-        if HEX_DIST[c, int(mem[M_EXP_HEX + j])] <= reach:
-            t += 1.0
-    return t
+    return -0.3 * OTHER_VALUE * lead(pub, s, mem) * mem[M_MALICE]
 
 
 @hot
@@ -298,10 +176,10 @@ def _threat_change(pub, seat, kind, start, dest, mem):
     key = kind * 1000.0 + start
     if mem[M_LAST_START] != key:
         mem[M_LAST_START] = key
-        mem[M_LAST_THREAT] = _threat_to_own(mem, kind, start)
+        mem[M_LAST_THREAT] = threat_to_own(mem, kind, start)
     if mem[M_LAST_THREAT] == 0.0:
         return 0.0
-    return mem[M_LAST_THREAT] - _threat_to_own(mem, kind, dest)
+    return mem[M_LAST_THREAT] - threat_to_own(mem, kind, dest)
 
 
 @hot
@@ -398,34 +276,34 @@ def _score_move(pub, mine, seat, mem, what, i, dest, boat):
         n = pub[BOAT_N + i]
         if n == 0:
             # an empty boat is worth moving towards our own explorers on the coast
-            if mem[M_N_OWN] == 0:
+            if mem[Q_N_OWN] == 0:
                 return -0.5
             if mem[M_PIECE_KEY] != key:
                 mem[M_PIECE_KEY] = key
-                mem[M_PIECE_A] = _near_own_land(mem, pub[BOAT_HEX + i])
-            return 2.0 * (mem[M_PIECE_A] - _near_own_land(mem, dest)) - 0.5
+                mem[M_PIECE_A] = near_own_land(mem, pub[BOAT_HEX + i])
+            return 2.0 * (mem[M_PIECE_A] - near_own_land(mem, dest)) - 0.5
         if mem[M_PIECE_KEY] != key:
             mem[M_PIECE_KEY] = key
             worth = 0.0
             for j in range(n):
                 worth += _value(pub, mine, seat, pub[BOAT_P + 3 * i + j], mem)
             mem[M_PIECE_A] = worth
-            mem[M_PIECE_B] = _pot(pub, mem, L_BOAT, pub[BOAT_HEX + i])
-        return mem[M_PIECE_A] * (_pot(pub, mem, L_BOAT, dest) - mem[M_PIECE_B])
+            mem[M_PIECE_B] = potential(pub, mem, L_BOAT, pub[BOAT_HEX + i])
+        return mem[M_PIECE_A] * (potential(pub, mem, L_BOAT, dest) - mem[M_PIECE_B])
     if mem[M_PIECE_KEY] != key:                  # our own explorer (R17)
         mem[M_PIECE_KEY] = key
         loc = pub[EX_LOC + i]
         at = pub[EX_AT + i]
         mem[M_PIECE_A] = _own(pub, mine, i % SLOTS)
-        mem[M_PIECE_B] = _pot(pub, mem, loc, pub[BOAT_HEX + at] if loc == L_BOAT else at)
+        mem[M_PIECE_B] = potential(pub, mem, loc, pub[BOAT_HEX + at] if loc == L_BOAT else at)
     if dest >= N_HEX:
         new = SAFE_POT
     elif boat >= 0:
-        new = _pot(pub, mem, L_BOAT, dest)
+        new = potential(pub, mem, L_BOAT, dest)
     elif pub[HEX_TERRAIN + dest] >= 0:
-        new = _pot(pub, mem, L_LAND, dest)
+        new = potential(pub, mem, L_LAND, dest)
     else:
-        new = _pot(pub, mem, L_SEA, dest)
+        new = potential(pub, mem, L_SEA, dest)
     return mem[M_PIECE_A] * (new - mem[M_PIECE_B])
 
 
@@ -453,8 +331,8 @@ def _score_tile(pub, mine, seat, mem, back, piece, dest, kind):
                 best = v if v > best else best
         return best - 10.0
     if back == B_DOLPHIN:
-        now = _pot(pub, mem, L_SEA, pub[EX_AT + piece])
-        new = SAFE_POT if dest >= N_HEX else _pot(pub, mem, L_SEA, dest)
+        now = potential(pub, mem, L_SEA, pub[EX_AT + piece])
+        new = SAFE_POT if dest >= N_HEX else potential(pub, mem, L_SEA, dest)
         return _value(pub, mine, seat, piece, mem) * (new - now) - 20.0
     if back == B_WIND:
         return _score_move(pub, mine, seat, mem, MV_BOAT, piece, dest, -1) - 20.0
@@ -462,7 +340,7 @@ def _score_tile(pub, mine, seat, mem, back, piece, dest, kind):
         kind = back - B_MOVE_SERPENT
         start = pub[CR_HEX + kind * CR_SLOTS + piece]
         if dest < 0:                         # worth playing if it threatens us at all
-            return 20.0 * _threat_to_own(mem, kind, start) - 10.0
+            return 20.0 * threat_to_own(mem, kind, start) - 10.0
         return 20.0 * _threat_change(pub, seat, kind, start, dest, mem) - 10.0
     return 0.0
 
@@ -480,13 +358,13 @@ def _score(pub, mine, seat, kind, opts, k, mem):
             return _dolphin_score(pub, mine, seat, opts[k, 1], c, opts[k, 3], mem)
         start = piece_hex(pub, a, opts[k, 1])
         if a == PK_BOAT:                 # an empty boat drifts towards our explorers on land
-            if mem[M_N_OWN] == 0:
+            if mem[Q_N_OWN] == 0:
                 return 0.0
-            return 2.0 * (_near_own_land(mem, start) - _near_own_land(mem, c))
+            return 2.0 * (near_own_land(mem, start) - near_own_land(mem, c))
         if c == start:
             return 0.0
         return (_victims(pub, mine, seat, a, c, mem)
-                + 3.0 * _threat_change(pub, seat, a, start, c, mem))
+                + mem[M_GUARD] * _threat_change(pub, seat, a, start, c, mem))
     if kind == D_PICK_EXPLORER:
         return _own(pub, mine, a)                   # the most valuable first
     if kind == D_PLACE_EXPLORER:
@@ -512,19 +390,6 @@ def _score(pub, mine, seat, kind, opts, k, mem):
 
 
 @hot
-def _tally(s, k, best, pick, ties, rng):
-    """Keep row ``k`` (score ``s``) if it beats the best so far; exact ties are broken
-    uniformly with the seat's noise stream (reservoir sampling)."""
-    if s > best + 1e-9:
-        return s, k, 1
-    if s > best - 1e-9:
-        ties += 1
-        if randint(rng, 0, ties) == 0:
-            pick = k
-    return best, pick, ties
-
-
-@hot
 def _best(pub, mine, seat, kind, opts, lo, hi, rng, mem):
     """Index of the best-scoring row of ``opts[lo:hi]``; exact ties are broken uniformly with
     the seat's noise stream."""
@@ -543,52 +408,10 @@ def _explorer_here(pub, mine, e, mem):
     dolphin, X5.5, fears no serpent or shark)."""
     loc = pub[EX_LOC + e]
     at = pub[EX_AT + e]
-    here = _pot(pub, mem, loc, pub[BOAT_HEX + at] if loc == L_BOAT else at)
+    here = potential(pub, mem, loc, pub[BOAT_HEX + at] if loc == L_BOAT else at)
     if loc == L_SEA and pub[EX_PROT + e] >= 0:
-        here += mem[M_SWIM + at]
+        here += mem[Q_SWIM + at] * mem[Q_RISK]
     return _own(pub, mine, e % SLOTS), here
-
-
-@hot
-def _explorer_reach(pub, e):
-    """The highest potential one movement point can give explorer ``e`` with danger left out
-    (danger only lowers a potential; a dolphin at most gives it back). A neighbour is at most
-    one hex nearer an access hex; the neighbours are read for an explorer on land or in a
-    boat."""
-    loc = pub[EX_LOC + e]
-    at = pub[EX_AT + e]
-    if loc == L_LAND:                     # a neighbouring boat with room, land or sea
-        top = -1e18
-        for j in range(N_NEIGHBOURS[at]):
-            x = NEIGHBOURS[at, j]
-            b = pub[HEX_BOAT + x]
-            d = DIST_TO_ACCESS[x]
-            if b >= 0 and pub[BOAT_N + b] < 3:
-                v = SAFE_POT - 10.0 * (d + 1)
-            elif pub[HEX_TERRAIN + x] >= 0:
-                v = SAFE_POT - 10.0 * (d + 2) - 6.0 + 2.0 * pub[HEX_TERRAIN + x]
-            else:
-                v = SAFE_POT - 10.0 * (3 * d + 1)
-            top = v if v > top else top
-        return top
-    if loc == L_BOAT:                     # an isle, a neighbouring boat with room, the sea
-        hb = pub[BOAT_HEX + at]
-        if ACCESS_ISLE[hb] >= 0:
-            return SAFE_POT
-        top = SAFE_POT - 10.0 * (3 * DIST_TO_ACCESS[hb] + 1)
-        for j in range(N_NEIGHBOURS[hb]):
-            x = NEIGHBOURS[hb, j]
-            b = pub[HEX_BOAT + x]
-            if b >= 0 and pub[BOAT_N + b] < 3:
-                v = SAFE_POT - 10.0 * (DIST_TO_ACCESS[x] + 1)
-                top = v if v > top else top
-        return top
-    d = DIST_TO_ACCESS[at]
-    if pub[EX_SWAM + e] != 0:             # a swimmer that swam: only the boat here
-        return SAFE_POT - 10.0 * (d + 1)
-    if ACCESS_ISLE[at] >= 0:              # ... else also an isle or a sea hex
-        return SAFE_POT
-    return SAFE_POT - 10.0 * (min(3 * max(d - 1, 0), d) + 1)
 
 
 @hot
@@ -600,10 +423,10 @@ def _boat_here(pub, mine, seat, b, mem):
     h = pub[BOAT_HEX + b]
     worth = 0.0
     if pub[BOAT_N + b] == 0:             # an empty boat drifts towards our explorers on land
-        return worth, 0.0, (1.5 if mem[M_N_OWN] != 0 else -0.5)
+        return worth, 0.0, (1.5 if mem[Q_N_OWN] != 0 else -0.5)
     for j in range(pub[BOAT_N + b]):
         worth += _value(pub, mine, seat, pub[BOAT_P + 3 * b + j], mem)
-    here = _pot(pub, mem, L_BOAT, h)
+    here = potential(pub, mem, L_BOAT, h)
     if worth < 0.0:
         return worth, here, 1e18
     return worth, here, worth * (SAFE_POT - 10.0 * (max(DIST_TO_ACCESS[h] - 1, 0) + 1) - here)
@@ -613,9 +436,9 @@ def _boat_here(pub, mine, seat, b, mem):
 def _boat_gain(pub, mem, b, worth, here, dest):
     """Score of moving boat ``b`` (``_boat_here`` gave ``worth`` and ``here``) to ``dest``."""
     if pub[BOAT_N + b] > 0:
-        return worth * (_pot(pub, mem, L_BOAT, dest) - here)
-    if mem[M_N_OWN] != 0:
-        return 2.0 * (_near_own_land(mem, pub[BOAT_HEX + b]) - _near_own_land(mem, dest)) - 0.5
+        return worth * (potential(pub, mem, L_BOAT, dest) - here)
+    if mem[Q_N_OWN] != 0:
+        return 2.0 * (near_own_land(mem, pub[BOAT_HEX + b]) - near_own_land(mem, dest)) - 0.5
     return -0.5
 
 
@@ -625,14 +448,14 @@ def _explorer_gain(pub, mem, worth, here, dest, via):
     if dest >= N_HEX:
         new = SAFE_POT
     elif via >= 0:
-        new = _pot(pub, mem, L_BOAT, dest)
+        new = potential(pub, mem, L_BOAT, dest)
     elif pub[HEX_TERRAIN + dest] >= 0:
-        new = _pot(pub, mem, L_LAND, dest)
+        new = potential(pub, mem, L_LAND, dest)
     else:
-        new = _pot(pub, mem, L_SEA, dest)
+        new = potential(pub, mem, L_SEA, dest)
         if via == SWIM_WITH_DOLPHIN or (pub[HEX_NCR + DOLPHIN * N_HEX + dest] > 0
                                         and free_dolphin(pub, dest) >= 0):
-            new += mem[M_SWIM + dest]
+            new += mem[Q_SWIM + dest] * mem[Q_RISK]
     return worth * (new - here)
 
 
@@ -667,7 +490,7 @@ def _best_whole_move(pub, mine, seat, opts, n, rng, mem):
                     _remember(pub, opts, k, D_MOVE, mem)
         else:                                        # our own explorer (R17)
             worth, here = _explorer_here(pub, mine, i, mem)
-            if worth * (_explorer_reach(pub, i) - here) < best - 1e-9:
+            if worth * (best_step(pub, mem, i) - here) < best - 1e-9:
                 continue
             m = explorer_moves(pub, i, opts, n, True)
             for k in range(n, m):
@@ -677,40 +500,6 @@ def _best_whole_move(pub, mine, seat, opts, n, rng, mem):
                     pick = j
                     _remember(pub, opts, k, D_MOVE, mem)
     return pick
-
-
-@hot
-def _remember(pub, opts, kb, dest_kind, mem):
-    """Keep row ``kb`` for the destination decision ``dest_kind`` of this turn."""
-    mem[M_PLAN] = dest_kind
-    mem[M_PLAN_TURN] = pub[TURN]
-    for j in range(4):
-        mem[M_PLAN_ROW + j] = opts[kb, j]
-
-
-@hot
-def _plan(pub, opts, n, kb, dest_kind, mem):
-    """Remember the whole move of row ``kb`` and return the piece row (among the first ``n``)
-    it belongs to: the destination decision that follows takes the remembered row."""
-    _remember(pub, opts, kb, dest_kind, mem)
-    for j in range(n):
-        if opts[j, 0] == opts[kb, 0] and opts[j, 1] == opts[kb, 1]:
-            return j
-    return 0
-
-
-@hot
-def _planned(pub, kind, opts, n, mem):
-    """The row remembered by ``_plan`` for this destination decision, or -1. (A plan can be
-    left over: the engine does not ask a decision with a single option.)"""
-    if mem[M_PLAN] != kind or mem[M_PLAN_TURN] != pub[TURN]:
-        return -1
-    mem[M_PLAN] = -1.0
-    for k in range(n):
-        if (opts[k, 0] == mem[M_PLAN_ROW] and opts[k, 1] == mem[M_PLAN_ROW + 1]
-                and opts[k, 2] == mem[M_PLAN_ROW + 2] and opts[k, 3] == mem[M_PLAN_ROW + 3]):
-            return k
-    return -1
 
 
 @hot
@@ -728,7 +517,7 @@ def _best_creature(pub, mine, seat, opts, n, rng, mem, work):
         must = pub[MUST_MOVE] != 0 and creature_can_move(pub, a, opts[j, 1])
         m = creature_moves(pub, work, a, opts[j, 1], die_reach(pub, a), must, opts, n)
         start = piece_hex(pub, a, opts[j, 1])
-        threat = _threat_to_own(mem, a, start) if a <= WHALE and start >= 0 else 0.0
+        threat = threat_to_own(mem, a, start) if a <= WHALE and start >= 0 else 0.0
         for k in range(n, m):
             c = opts[k, 2]
             if a > WHALE:                            # dolphin, squid, empty boat
@@ -736,8 +525,8 @@ def _best_creature(pub, mine, seat, opts, n, rng, mem, work):
             elif c == start:
                 s = 0.0
             else:                                    # _score's sum, the start's threat kept
-                change = 0.0 if threat == 0.0 else threat - _threat_to_own(mem, a, c)
-                s = _victims(pub, mine, seat, a, c, mem) + 3.0 * change
+                change = 0.0 if threat == 0.0 else threat - threat_to_own(mem, a, c)
+                s = _victims(pub, mine, seat, a, c, mem) + mem[M_GUARD] * change
             best, won, ties = _tally(s, k, best, -1, ties, rng)
             if won == k:
                 pick = j
@@ -746,42 +535,76 @@ def _best_creature(pub, mine, seat, opts, n, rng, mem, work):
 
 
 @hot
-def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
-    """The best-scoring option. A decision the engine asks in two halves (which piece, then
-    where) is decided whole at the first half: every move of every piece is listed past the
-    legal rows with the rules' own enumerators (``work`` is their search scratch), scored at
-    once, and the destination decision that follows takes the remembered row."""
+def begin(pub, kind, opts, n, mem):
+    """Start a decision: the row remembered for this destination decision (a whole move chosen
+    at its first half), or -1 after counting a new decision."""
     if kind == D_MOVE or kind == D_CREATURE or kind == D_TILE_DEST:
         k = _planned(pub, kind, opts, n, mem)
         if k >= 0:
             return k
-    mem[M_PLAN] = -1.0
-    mem[M_DECISION] += 1.0
-    if kind == D_PICK_EXPLORER or kind == D_PLACE_EXPLORER or kind == D_PLACE_BOAT:
-        return _best(pub, mine, seat, kind, opts, 0, n, rng, mem)   # setup: own pieces only
-    _danger_maps(pub, mem)
+    mem[C_PLAN] = -1.0
+    mem[Q_DECISION] += 1.0
+    return -1
+
+
+@hot
+def is_setup(kind):
+    return kind == D_PICK_EXPLORER or kind == D_PLACE_EXPLORER or kind == D_PLACE_BOAT
+
+
+@hot
+def prepare(pub, mine, seat, kind, mem):
+    """The per-decision caches the scores of a (non-setup) decision of ``kind`` read."""
+    danger_maps(pub, mem)
     mem[M_LAST_START] = -1.0
     mem[M_PIECE_KEY] = -1.0
     if kind == D_MOVE or kind == D_MOVE_PIECE or kind == D_PLAY_TILE:
-        _list_own_land(pub, seat, mem)
+        list_own_land(pub, seat, mem)
     if kind == D_CREATURE or kind == D_CREATURE_PIECE or kind == D_PLAY_TILE \
             or kind == D_TILE_DEST:
-        _list_exposed(pub, seat, mem)
+        list_exposed(pub, seat, mem)
     if kind == D_CREATURE or kind == D_CREATURE_PIECE:
         _hex_losses(pub, mine, seat, L_SEA, 10.0, M_SWIMV, mem)    # eaten by a creature
         if pub[CHALLENGES] & CH_DIVE:
-            _list_own_land(pub, seat, mem)             # empty boats move by the dive dice
+            list_own_land(pub, seat, mem)              # empty boats move by the dive dice
     if pub[SQUID_ON] != 0 and (kind == D_CREATURE_PIECE or kind == D_CREATURE or kind == D_PLAY_TILE
                                or kind == D_TILE_DEST or kind == D_PLACE_SQUID):
         _land_victims(pub, mine, seat, mem)
+    if kind == D_SINK:
+        _hex_losses(pub, mine, seat, L_LAND, 8.0, M_SINKV, mem)    # the tile sinks under them
+
+
+@hot
+def finish(pub, mine, seat, kind, opts, n, rng, mem, work):
+    """The best-scoring option of a prepared decision."""
     if kind == D_MOVE_PIECE:
         return _best_whole_move(pub, mine, seat, opts, n, rng, mem)
     if kind == D_CREATURE_PIECE:
         return _best_creature(pub, mine, seat, opts, n, rng, mem, work)
-    if kind == D_SINK:
-        _hex_losses(pub, mine, seat, L_LAND, 8.0, M_SINKV, mem)    # the tile sinks under them
     if kind == D_PLAY_TILE:
         m = tile_rows(pub, work, seat, mine, opts, n)
         k = _best(pub, mine, seat, D_PLAY_TILE, opts, n, m, rng, mem)
         return _plan(pub, opts, n, k, D_TILE_DEST, mem)
     return _best(pub, mine, seat, kind, opts, 0, n, rng, mem)
+
+
+@hot
+def decide(pub, mine, seat, kind, opts, n, rng, mem, work):
+    """greedy's answer under the weights in ``mem`` (``set_weights``)."""
+    k = begin(pub, kind, opts, n, mem)
+    if k >= 0:
+        return k
+    if is_setup(kind):
+        return _best(pub, mine, seat, kind, opts, 0, n, rng, mem)   # setup: own pieces only
+    prepare(pub, mine, seat, kind, mem)
+    return finish(pub, mine, seat, kind, opts, n, rng, mem, work)
+
+
+@hot
+def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
+    """The best-scoring option. A decision the engine asks in two halves (which piece, then
+    where) is decided whole at the first half: every move of every piece is listed past the
+    legal rows with the rules' own enumerators (``work`` is their search scratch), scored at
+    once, and the destination decision that follows takes the remembered row."""
+    set_weights(mem, par[0], par[1], par[2], par[3], par[4])
+    return decide(pub, mine, seat, kind, opts, n, rng, mem, work)

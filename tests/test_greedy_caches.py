@@ -2,6 +2,7 @@
 save work; each cache must equal what a fresh computation gives, and each skip must be safe, at
 every moment of real games (the tables are only as right as these shortcuts)."""
 import numpy as np
+import pytest
 
 import simulator.engine as E
 from simulator.rules import boat_moves, explorer_moves, move_rows, options_move_pieces
@@ -25,9 +26,21 @@ from simulator.state import (
     STATE_SIZE,
 )
 from strategies import greedy
+from strategies import queries as Q
+from strategies.choice import C_PLAN_ROW
 from strategies.dispatch import MEM_W
 
-MAPS = slice(greedy.M_SWIM, greedy.M_SWIM + 2 * greedy.N_HEX)
+MAPS = slice(Q.Q_SWIM, Q.Q_SWIM + 2 * greedy.N_HEX)
+DEFAULTS = tuple(p.default for p in greedy.PARAMS)     # risk, greed, malice, guard, swim
+# the weights the rungs built on greedy's scores write (careful, racer): the bounds must hold
+WEIGHTS = (DEFAULTS, (4.0, 2.0, 0.5, 8.0, 4.0), (0.25, 1.0, 0.5, 1.0, 2.0),
+           (0.0, 1.0, 1.0, 3.0, 1.0))
+
+
+def _mem(weights=DEFAULTS):
+    mem = np.zeros(MEM_W, np.float64)
+    greedy.set_weights(mem, *weights)
+    return mem
 
 
 def _snapshots(settings, seed, game):
@@ -51,9 +64,9 @@ def test_danger_maps_kept_up_to_date_equal_fresh_maps():
             kept = np.zeros(MEM_W, np.float64)
             for snap in _snapshots(settings, 5, game):
                 pub = np.ascontiguousarray(snap[:PUB_SIZE])
-                greedy._danger_maps(pub, kept)
+                Q.danger_maps(pub, kept)
                 fresh = np.zeros(MEM_W, np.float64)
-                greedy._danger_maps(pub, fresh)
+                Q.danger_maps(pub, fresh)
                 np.testing.assert_array_equal(kept[MAPS], fresh[MAPS])
                 checked += 1
     assert checked > 1000
@@ -70,8 +83,8 @@ def test_swimmer_victims_table_equals_the_sum_over_each_hexs_swimmers():
         pub = np.ascontiguousarray(snap[:PUB_SIZE])
         for seat in (0, 3):
             mine = np.ascontiguousarray(snap[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W])
-            mem = np.zeros(MEM_W, np.float64)
-            mem[greedy.M_DECISION] = 1.0          # as in a decision: the leaders get counted
+            mem = _mem()
+            mem[Q.Q_DECISION] = 1.0          # as in a decision: the leaders get counted
             greedy._hex_losses(pub, mine, np.int64(seat), np.int64(L_SEA), 10.0,
                                np.int64(greedy.M_SWIMV), mem)
             want = np.zeros(greedy.N_HEX)
@@ -86,7 +99,7 @@ def test_swimmer_victims_table_equals_the_sum_over_each_hexs_swimmers():
     assert checked > 100 and gains > 0
 
 
-def _movement_points(cases, seed, game, step):
+def _movement_points(cases, seed, game, step, weights=DEFAULTS):
     """greedy's inputs to a movement-point decision ``(pub, mine, seat, mem, opts, n)`` for
     every seat after every ``step``-th event of greedy games: its per-decision tables made as
     ``choose`` makes them, and the engine's movable pieces in ``opts[:n]``."""
@@ -96,26 +109,28 @@ def _movement_points(cases, seed, game, step):
             pub = np.ascontiguousarray(snap[:PUB_SIZE])
             for seat in range(settings.seats):
                 mine = np.ascontiguousarray(snap[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W])
-                mem = np.zeros(MEM_W, np.float64)
-                mem[greedy.M_DECISION] = 1.0
-                greedy._danger_maps(pub, mem)
-                greedy._list_own_land(pub, seat, mem)
+                mem = _mem(weights)
+                mem[Q.Q_DECISION] = 1.0
+                Q.danger_maps(pub, mem)
+                Q.list_own_land(pub, seat, mem)
                 yield pub, mine, seat, mem, opts, options_move_pieces(pub, seat, opts)
 
 
-def test_move_bounds_never_fall_below_a_rows_score():
+@pytest.mark.parametrize("weights", WEIGHTS)
+def test_move_bounds_never_fall_below_a_rows_score(weights):
     """A movement point skips a piece whose upper bound on its scores falls short of the best
     so far (``greedy._best_whole_move``). That leaves the choice and the tie draws unchanged
     only if no move of the piece ever scores above its bound: checked for every move of every
     piece of every seat after every event of greedy games -- swimmers, passengers, explorers on
     land, empty boats and boats with passengers, with dolphins protecting swimmers (X5.5) and
-    the squid in play."""
+    the squid in play; under greedy's weights and the rungs' (danger and swimming priced
+    otherwise)."""
     rows = np.zeros((MAX_OPTS, OPT_W), np.int32)
     checked = 0
     skippable = set()
     cases = (Settings(players=4, strategies=("greedy",)),
              Settings(players=6, strategies=("greedy",), dolphins=True, squid=True))
-    for pub, mine, seat, mem, opts, n in _movement_points(cases, 5, 1, 3):
+    for pub, mine, seat, mem, opts, n in _movement_points(cases, 5, 1, 3, weights):
         for j in range(1, n):
             i = int(opts[j, 1])
             if opts[j, 0] == MV_BOAT:
@@ -126,7 +141,7 @@ def test_move_bounds_never_fall_below_a_rows_score():
                 kind = "boat" if pub[BOAT_N + i] else "empty boat"
             else:
                 worth, here = greedy._explorer_here(pub, mine, i, mem)
-                top = worth * (greedy._explorer_reach(pub, i) - here)
+                top = worth * (Q.best_step(pub, mem, i) - here)
                 m = explorer_moves(pub, i, rows, 0, True)
                 scores = [greedy._explorer_gain(pub, mem, worth, here, rows[k, 2],
                                                 rows[k, 3]) for k in range(m)]
@@ -145,7 +160,7 @@ def test_skipping_pieces_changes_neither_the_move_nor_the_tie_draws():
     kept for the destination decision and the seat's noise stream ends in the same state,
     for every seat after every event of greedy games."""
     rows = np.zeros((MAX_OPTS, OPT_W), np.int32)
-    plan = slice(greedy.M_PLAN_ROW, greedy.M_PLAN_ROW + 4)
+    plan = slice(C_PLAN_ROW, C_PLAN_ROW + 4)
     decisions = drew = 0
     cases = (Settings(players=4, strategies=("greedy",)),
              Settings(players=6, strategies=("greedy",), dolphins=True))
