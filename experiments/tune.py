@@ -109,13 +109,16 @@ class Tuning:
         return canonical(f"{self.base.name}:{body}")
 
     def lineups(self, values_or_spec) -> list[Settings]:
-        """The candidate in every seat, the ladder filling the others cyclically."""
+        """The candidate in every seat, the ladder filling the others."""
         from simulator.settings import SettingsError
         spec = values_or_spec if isinstance(values_or_spec, str) else self.spec(
             self.to_unit(values_or_spec))
         out = []
         for seat in range(self.players):
-            others = [self.against[i % len(self.against)] for i in range(self.players - 1)]
+            # the ladder fills the other seats cyclically, starting one further each seat,
+            # so a ladder longer than the table still meets the candidate in full
+            others = [self.against[(seat + i) % len(self.against)]
+                      for i in range(self.players - 1)]
             line = others[:seat] + [spec] + others[seat:]
             try:
                 out.append(Settings(players=self.players, strategies=tuple(line), **self.rules))

@@ -45,7 +45,7 @@ def reference(tmp_path_factory):
 # ------------------------------------------------------------------------------ experiment files
 def test_the_five_six_study_loads_with_named_allocations():
     s = spec.load(ROOT / "experiments" / "five_six_balance.toml")
-    assert len(s.points) == 3 * 3 * 2 * 2 and s.seed == 1 and s.games == 200_000
+    assert len(s.points) == 3 * 3 * 3 * 2 * 2 and s.seed == 1 and s.games == 200_000
     assert len({p.label for p in s.points}) == len(s.points)
     by = {p.label: p for p in s.points}
     assert by["p5-boats_rules-base-tb_chain-greedy"].settings.boats == (1, 1, 2, 2, 2)
@@ -53,7 +53,8 @@ def test_the_five_six_study_loads_with_named_allocations():
     assert by["p6-boats_reversed-base-tb_chain-greedy"].settings.boats == (2, 2, 1, 1, 1, 1)
     assert by["p4-boats_reversed-base-tb_chain-greedy"].allocation == "reversed"
     # 4 players: rules, flat and reversed are all 2,2,2,2, and tie-breaks only recount
-    assert len({p.game_key() for p in s.points}) == 2 + 3 * 2 * 2
+    assert len({p.game_key() for p in s.points}) == 3 * (2 + 3 * 2 * 2)
+    assert {p.settings.strategies[0] for p in s.points} == {"greedy", "careful", "racer"}
 
 
 def test_labels_are_stable_and_name_non_default_flags():

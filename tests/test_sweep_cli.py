@@ -117,7 +117,7 @@ def test_plan_plays_nothing_and_states_time_and_precision(tmp_path):
     assert r.exit_code == 0, r.stderr
     assert not out.exists()
     text = r.stdout
-    assert "36 settings, 14 distinct games" in text and "estimated time" in text
+    assert "108 settings, 42 distinct games" in text and "estimated time" in text
     assert "p6-boats_flat-ch3-tb_shared-greedy" in text and "half-width" in text
     assert "+-0.19 pp" in text                       # 4 players, 200,000 games: 1.96*sqrt(3/16/2e5)
 
