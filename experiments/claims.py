@@ -526,9 +526,11 @@ def verdicts(df: pd.DataFrame, claims: dict) -> pd.DataFrame:
     out["n"] = out["n"].astype("int64")
     out["games_needed"] = pd.array(out["games_needed"], dtype="Int64")
     selfplay = out["play"].str.endswith(" self-play")
+    where = out["scope"].str.split(";").str[0]       # the setting, not what was found there
     across = {}
-    for (cid, scope), g in out[selfplay].groupby(["claim", "scope"], sort=False):
+    for (cid, scope), g in out[selfplay].groupby([out["claim"][selfplay], where[selfplay]],
+                                                 sort=False):
         across[(cid, scope)] = (ladder_summary(list(g["verdict"])) if len(groups) > 1
                                 else "one style of play only")
-    out["across_ladder"] = [across.get((c, sc), "") for c, sc in zip(out["claim"], out["scope"])]
+    out["across_ladder"] = [across.get((c, sc), "") for c, sc in zip(out["claim"], where)]
     return out

@@ -83,10 +83,11 @@ def verdict_text(v: pd.DataFrame) -> str:
         lines.append("across the ladder:")
         seen = set()
         for r in shown.to_dict("records"):
-            if (r["claim"], r["scope"]) in seen or not r["across the ladder"]:
+            where = r["scope"].split(";")[0]
+            if (r["claim"], where) in seen or not r["across the ladder"]:
                 continue
-            seen.add((r["claim"], r["scope"]))
-            lines.append(f"  {r['claim']:<4} {r['across the ladder']:<30} {r['scope']}")
+            seen.add((r["claim"], where))
+            lines.append(f"  {r['claim']:<4} {r['across the ladder']:<30} {where}")
     return "\n".join(lines)
 
 
@@ -97,6 +98,20 @@ def _groups(meta: pd.DataFrame, keys: tuple[str, ...]) -> list[list[str]]:
     for label, row in meta.iterrows():
         out.setdefault(tuple(str(row[k]) for k in keys), []).append(label)
     return list(out.values())
+
+
+def _styles(meta: pd.DataFrame) -> list[str]:
+    """The styles of play the run holds (its ``strategies_text`` values), in grid order."""
+    return list(dict.fromkeys(meta["strategies_text"]))
+
+
+def _tag(meta: pd.DataFrame, style: str) -> tuple[str, str]:
+    """A figure-name suffix and a caption part for one style of play: empty when the run
+    holds one style only (a strategy axis needs one chart per style)."""
+    styles = _styles(meta)
+    if len(styles) < 2:
+        return "", ""
+    return f"_{styles.index(style) + 1}", f" ({style})"
 
 
 def _fig(page, name, made, caption):
@@ -143,17 +158,22 @@ def _tie_section(page, charts, df, tidy, meta) -> list:
                 and all(meta.at[o, c] == m[c] for c in ("players", "variant", "boats_text",
                                                          "strategies_text"))]
         if twin:
-            figures.append(_fig(page, f"transitions_p{m['players']}",
+            tag, said = _tag(meta, m["strategies_text"])
+            figures.append(_fig(page, f"transitions_p{m['players']}{tag}",
                                 charts.tiebreak_transitions(df, twin[0], lab),
-                                f"Tied games at {m['players']} players: who the chain picks."))
+                                f"Tied games at {m['players']} players{said}: who the chain "
+                                f"picks."))
     return figures
 
 
 def _variant_section(page, charts, df, tidy, meta) -> list:
     figures = []
-    for players in sorted(set(meta["players"])):
+    for players, style in ((p, st) for p in sorted(set(meta["players"]))
+                           for st in _styles(meta)):
+        tag, said = _tag(meta, style)
         labels = [lab for lab in meta.index if meta.at[lab, "players"] == players
-                  and meta.at[lab, "allocation"] == "rules"]
+                  and meta.at[lab, "allocation"] == "rules"
+                  and meta.at[lab, "strategies_text"] == style]
         own = [lab for lab in labels
                if meta.at[lab, "tiebreak"] == ("chain" if players >= 5 else "shared")]
         plays = {(frozenset(meta.at[lab, "challenge_set"]) - {3}, meta.at[lab, "squid"],
@@ -165,9 +185,9 @@ def _variant_section(page, charts, df, tidy, meta) -> list:
                                ("losses", charts.losses_by_cause, "explorers lost by cause"),
                                ("end_reasons", charts.end_reasons, "how games end"),
                                ("turn_capped", charts.turn_capped, "turn-capped games")):
-            figures.append(_fig(page, f"{name}_p{players}", fn(df, settings=own),
-                                f"{players} players, each variant against the base game: "
-                                f"{what}."))
+            figures.append(_fig(page, f"{name}_p{players}{tag}", fn(df, settings=own),
+                                f"{players} players{said}, each variant against the base "
+                                f"game: {what}."))
     return figures
 
 
