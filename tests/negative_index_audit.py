@@ -50,10 +50,10 @@ def main(games: int) -> None:
     from simulator.simulate import run_records
     for players, strategies, challenges, extra in (
             (2, "greedy,random,greedy,random", (), ""),
-            (3, "random,greedy,greedy", (1, 3), "d"),
-            (4, "greedy,random,random,greedy", (2, 4), "s"),
-            (4, "random,greedy,greedy,random", (3,), "d"),
-            (5, "greedy,random,greedy,random,greedy", (), "dso"),
+            (3, "random,careful,racer", (1, 3), "d"),
+            (4, "saboteur,random,random,greedy", (2, 4), "s"),
+            (4, "random,tuned,careful,random", (3,), "d"),
+            (5, "racer,random,greedy,random,saboteur", (), "dso"),
             (6, "greedy,random,greedy,random,greedy,random", (6,), "ds")):
         settings = Settings(players=players, strategies=tuple(strategies.split(",")),
                             challenges=challenges, dolphins="d" in extra, squid="s" in extra,

@@ -45,7 +45,7 @@ def reference(tmp_path_factory):
 # ------------------------------------------------------------------------------ experiment files
 def test_the_five_six_study_loads_with_named_allocations():
     s = spec.load(ROOT / "experiments" / "five_six_balance.toml")
-    assert len(s.points) == 3 * 3 * 3 * 2 * 2 and s.seed == 1 and s.games == 200_000
+    assert len(s.points) == 3 * 3 * 3 * 2 * 2 and s.seed == 1 and s.games == 100_000
     assert len({p.label for p in s.points}) == len(s.points)
     by = {p.label: p for p in s.points}
     assert by["p5-boats_rules-base-tb_chain-greedy"].settings.boats == (1, 1, 2, 2, 2)

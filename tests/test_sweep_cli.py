@@ -119,7 +119,7 @@ def test_plan_plays_nothing_and_states_time_and_precision(tmp_path):
     text = r.stdout
     assert "108 settings, 42 distinct games" in text and "estimated time" in text
     assert "p6-boats_flat-ch3-tb_shared-greedy" in text and "half-width" in text
-    assert "+-0.19 pp" in text                       # 4 players, 200,000 games: 1.96*sqrt(3/16/2e5)
+    assert "+-0.27 pp" in text                       # 4 players, 100,000 games: 1.96*sqrt(3/16/1e5)
 
 
 def test_stats_of_a_run_folder(tmp_path):
