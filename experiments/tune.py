@@ -16,7 +16,6 @@ and its paired difference to the start are reported with 95% intervals.
 """
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -77,7 +76,7 @@ class Tuning:
                             f"{self.players} seats = "
                             f"{self.popsize * self.games * self.players} games", "--budget")
         object.__setattr__(self, "against", against)
-        _ = self.lineups(self.start_values())           # validates players and rules
+        _ = self.lineups(self.spec(self.to_unit(self.start_values())))   # players, rules
 
     # -------------------------------------------------------------------- the space
     @property
@@ -108,11 +107,9 @@ class Tuning:
         body = ",".join(f"{k}={v:g}" for k, v in values.items())
         return canonical(f"{self.base.name}:{body}")
 
-    def lineups(self, values_or_spec) -> list[Settings]:
+    def lineups(self, spec: str) -> list[Settings]:
         """The candidate in every seat, the ladder filling the others."""
         from simulator.settings import SettingsError
-        spec = values_or_spec if isinstance(values_or_spec, str) else self.spec(
-            self.to_unit(values_or_spec))
         out = []
         for seat in range(self.players):
             # the ladder fills the other seats cyclically, starting one further each seat,

@@ -50,16 +50,16 @@ def _import(path: Path):
 
 
 def _entries(module, path: Path) -> list[dict]:
+    """The strategies a plug-in file declares: its ``STRATEGIES`` list, or its top-level
+    fields (``NAME``, ``DESCRIPTION``, ``PARAMS``, ``MEM_W``, ``choose``) as one entry."""
     if hasattr(module, "STRATEGIES"):
-        entries = list(module.STRATEGIES)
-    elif hasattr(module, "NAME"):
-        entries = [{k.lower(): getattr(module, k) for k in
-                    ("NAME", "DESCRIPTION", "PARAMS", "MEM_W", "choose") if hasattr(module, k)}]
-        entries[0].setdefault("choose", getattr(module, "choose", None))
-    else:
-        raise StrategyError(f"plug-in {path} defines neither NAME and choose nor STRATEGIES "
-                            f"(see docs/writing-a-strategy.md)")
-    return entries
+        return list(module.STRATEGIES)
+    if hasattr(module, "NAME"):
+        return [{"name": module.NAME, "description": getattr(module, "DESCRIPTION", ""),
+                 "params": getattr(module, "PARAMS", ()), "mem_w": getattr(module, "MEM_W", 0),
+                 "choose": getattr(module, "choose", None)}]
+    raise StrategyError(f"plug-in {path} defines neither NAME and choose nor STRATEGIES "
+                        f"(see docs/writing-a-strategy.md)")
 
 
 def _check_compiled(fn, name: str, path: Path):

@@ -5,7 +5,6 @@ measurement is reported with its paired interval."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
