@@ -46,6 +46,8 @@ __all__ = [
     "FORMAT",
     "MARKER",
     "Figure",
+    "Game",
+    "Picture",
     "Report",
     "Section",
     "Table",
@@ -86,12 +88,32 @@ class Table:
 
 
 @dataclass
+class Picture:
+    """One moment of a sample game: an SVG document, and the event it shows (the viewer page
+    opens there when the picture is clicked)."""
+    label: str
+    svg: str
+    event: int
+
+
+@dataclass
+class Game:
+    """A sample game: pictures of the board (``games/NAME-LABEL.svg``) that link to its viewer
+    page (``page``, the HTML written as ``games/NAME.html``)."""
+    name: str
+    page: str
+    pictures: list[Picture] = field(default_factory=list)
+    caption: str = ""
+
+
+@dataclass
 class Section:
     heading: str
     paragraphs: list[str] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     subsections: list[Section] = field(default_factory=list)
+    games: list[Game] = field(default_factory=list)
 
 
 @dataclass
@@ -237,6 +259,24 @@ class FigureView:
 
 
 @dataclass
+class PictureView:
+    label: str
+    svg: str                    # relative to the page
+    link: str                   # the viewer page at the picture's event
+    width: int                  # CSS pixels
+    height: int
+
+
+@dataclass
+class GameView:
+    name: str
+    caption: str
+    anchor: str
+    page: str                   # games/NAME.html
+    pictures: list[PictureView]
+
+
+@dataclass
 class SectionView:
     heading: str
     anchor: str
@@ -245,6 +285,7 @@ class SectionView:
     figures: list[FigureView]
     tables: list[TableView]
     subsections: list[SectionView]
+    games: list[GameView] = field(default_factory=list)
 
 
 @dataclass
@@ -328,6 +369,7 @@ def check_report(report: Report) -> None:
     if report.verdicts_shown is not None and report.verdicts is None:
         _fail("Report.verdicts_shown needs Report.verdicts (the numbers behind it)")
     figures: set[str] = set()
+    games: set[str] = set()
     tables: dict[str, str] = {}
 
     def name_ok(name: Any, what: str) -> None:
@@ -373,6 +415,27 @@ def check_report(report: Report) -> None:
                     _fail(f"table {t.name!r}: max_rows must be a positive integer or None, "
                           f"not {t.max_rows!r}")
                 claim(t.name, f"table {t.name!r}")
+            for g in s.games:
+                if not isinstance(g, Game):
+                    _fail(f"{at}: {type(g).__name__} is not a Game")
+                name_ok(g.name, "game")
+                if g.name in games:
+                    _fail(f"two games are named {g.name!r}")
+                games.add(g.name)
+                _check_text(g.page, f"the page of game {g.name!r}")
+                _check_text(g.caption, f"the caption of game {g.name!r}")
+                labels = set()
+                for pic in g.pictures:
+                    if not isinstance(pic, Picture):
+                        _fail(f"game {g.name!r}: {type(pic).__name__} is not a Picture")
+                    name_ok(pic.label, f"game {g.name!r}: picture")
+                    if pic.label in labels:
+                        _fail(f"game {g.name!r}: two pictures are labelled {pic.label!r}")
+                    labels.add(pic.label)
+                    _check_text(pic.svg, f"picture {pic.label!r} of game {g.name!r}")
+                    if not _svg_size(pic.svg):
+                        _fail(f"picture {pic.label!r} of game {g.name!r} is not an SVG "
+                              f"document with a width and a height")
             walk(s.subsections, at)
 
     def claim(name: str, what: str) -> None:
@@ -474,6 +537,8 @@ def _build(report: Report, root: Path) -> None:
     created = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     (root / "figures").mkdir()
     (root / "tables").mkdir()
+    if _has_games(report.sections):
+        (root / "games").mkdir()
     counter = {"figure": 0, "table": 0}
     used_ids = {"contents", "verdicts", "top"}
     named_tables = _table_names(report.sections)
@@ -497,7 +562,8 @@ def _build(report: Report, root: Path) -> None:
                                    csv=f"tables/{t.name}.csv", max_rows=t.max_rows,
                                    show=t.show))
         view = SectionView(s.heading, anchor(slug(s.heading)), min(level, 6),
-                           list(s.paragraphs), figs, tabs, [])
+                           list(s.paragraphs), figs, tabs, [],
+                           [_save_game(g, root, anchor(f"game-{g.name}")) for g in s.games])
         view.subsections = [section(sub, level + 1) for sub in s.subsections]
         return view
 
@@ -515,6 +581,33 @@ def _build(report: Report, root: Path) -> None:
     _write_text(root / "index.md", render_md(page))
     _write_text(root / MARKER, json.dumps({"format": FORMAT, "created": created,
                                            "title": report.title}, indent=1) + "\n")
+
+
+def _has_games(sections: list[Section]) -> bool:
+    return any(s.games or _has_games(s.subsections) for s in sections)
+
+
+_SVG_SIZE = re.compile(r"<svg\b[^>]*?\bwidth=\"([0-9.]+)(?:px)?\"[^>]*?\bheight=\"([0-9.]+)"
+                       r"(?:px)?\"", re.S)
+GAME_PICTURE_WIDTH = 520                   # CSS px: two pictures side by side
+
+
+def _svg_size(svg: str) -> tuple[float, float] | None:
+    m = _SVG_SIZE.search(svg[:2000])
+    return (float(m.group(1)), float(m.group(2))) if m else None
+
+
+def _save_game(g: Game, root: Path, anchor: str) -> GameView:
+    page = f"games/{g.name}.html"
+    _write_text(root / page, g.page)
+    pictures = []
+    for pic in g.pictures:
+        path = f"games/{g.name}-{pic.label}.svg"
+        _write_text(root / path, pic.svg)
+        w, h = _svg_size(pic.svg)
+        pictures.append(PictureView(pic.label, path, f"{page}#event={pic.event}",
+                                    GAME_PICTURE_WIDTH, round(GAME_PICTURE_WIDTH * h / w)))
+    return GameView(g.name, g.caption, anchor, page, pictures)
 
 
 def _table_names(sections: list[Section]) -> set[str]:

@@ -11,6 +11,7 @@ from html import escape
 from reports.page import (
     EMPTY,
     FigureView,
+    GameView,
     PageView,
     SectionView,
     TableView,
@@ -68,6 +69,12 @@ figcaption, .caption { font-size: 0.93rem; color: #33393f; margin-top: 8px; max-
 .label { font-weight: 650; color: var(--text); }
 .files { display: block; margin-top: 2px; color: var(--muted); font-size: 0.86rem; }
 .files a { color: var(--muted); }
+.game-pictures { display: flex; flex-wrap: wrap; gap: 10px 14px; }
+.game-pictures a { display: block; text-decoration: none; color: var(--text);
+  border: 1px solid var(--line); border-radius: 6px; padding: 4px; background: #fff; }
+.game-pictures a:hover { border-color: var(--link); }
+.game-pictures img { display: block; max-width: 100%; height: auto; }
+.game-label { display: block; font-size: 0.86rem; color: var(--muted); padding: 2px 4px 0; }
 .table-block { margin: 14px 0 26px; }
 .table-wrap { width: fit-content; max-width: 100%; overflow: auto; border: 1px solid var(--line);
   border-radius: 6px;
@@ -219,11 +226,27 @@ def _section(s: SectionView) -> list[str]:
     out += [f"<p>{inline(p)}</p>" for p in s.paragraphs]
     for f in s.figures:
         out += _figure(f)
+    for g in s.games:
+        out += _game(g)
     for t in s.tables:
         out += _table(t) if t.show else _data_only(t)
     for sub in s.subsections:
         out += _section(sub)
     out.append("</section>")
+    return out
+
+
+def _game(g: GameView) -> list[str]:
+    """The pictures side by side, each a link to the viewer page at its moment."""
+    out = [f'<figure class="game" id="{escape(g.anchor)}">', '<div class="game-pictures">']
+    for p in g.pictures:
+        out.append(f'<a href="{escape(p.link)}" title="open the viewer at this moment">'
+                   f'<img src="{escape(p.svg)}" alt="{escape(plain(g.caption))}: '
+                   f'{escape(p.label)}" width="{p.width}" height="{p.height}" loading="lazy">'
+                   f'<span class="game-label">{escape(p.label)}</span></a>')
+    out += ["</div>", f"<figcaption>{inline(g.caption)}<span class=\"files\">"
+                      f"{_link(g.page, 'step through the game')} (opens from disk)</span>"
+                      f"</figcaption>", "</figure>"]
     return out
 
 

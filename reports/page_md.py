@@ -9,6 +9,7 @@ import re
 
 from reports.page import (
     FigureView,
+    GameView,
     PageView,
     SectionView,
     TableView,
@@ -94,11 +95,19 @@ def _section(s: SectionView) -> list[str]:
         out += [md_inline(p), ""]
     for f in s.figures:
         out += _figure(f)
+    for g in s.games:
+        out += _game(g)
     for t in s.tables:
         out += _table(t) if t.show else _data_only(t)
     for sub in s.subsections:
         out += _section(sub)
     return out
+
+
+def _game(g: GameView) -> list[str]:
+    pictures = " ".join(f"[![{md_text(p.label)}]({p.svg})]({p.link})" for p in g.pictures)
+    return [f'<a id="{g.anchor}"></a>', "", pictures, "",
+            f"{md_inline(g.caption)} ({_link(g.page, 'step through the game')})", ""]
 
 
 def _figure(f: FigureView) -> list[str]:

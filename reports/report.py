@@ -11,6 +11,7 @@ millions of games fits in memory.
 """
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -253,6 +254,71 @@ METHOD = [
 ]
 
 
+# ------------------------------------------------------------------------------ sample games
+SAMPLE_GAME = 0                      # the game of each setting the report shows
+
+
+def _game_key(settings: dict) -> str:
+    """Settings that differ only in the tie-break play byte-identical games
+    (``experiments.spec.Point.game_key``): one sample game serves them all."""
+    import json
+    return json.dumps({k: v for k, v in settings.items() if k != "tiebreak"}, sort_keys=True)
+
+
+def _games_section(page, manifest, log=None):
+    """Game ``SAMPLE_GAME`` of every setting, replayed: the board after the last setup event
+    and after the last event (``replays.draw``), each picture a link to the game's viewer page
+    (``replays.viewer``) at that moment. ``None`` when no setting can be replayed here."""
+    from replays.draw.scene import scene
+    from replays.draw.svg import document
+    from replays.viewer.page import build_page
+    from simulator.replay import game_log
+    from simulator.settings import Settings, SettingsError
+
+    t0 = time.perf_counter()
+    seed = manifest["identity"]["seed"]
+    shared: dict[str, list[str]] = {}
+    for point in manifest["identity"]["points"]:
+        shared.setdefault(_game_key(point["settings"]), []).append(point["label"])
+    games, missing = [], []
+    for labels in shared.values():
+        point = next(p for p in manifest["identity"]["points"] if p["label"] == labels[0])
+        try:
+            game = game_log(Settings.from_dict(point["settings"]), seed, SAMPLE_GAME)
+        except (SettingsError, RuntimeError, KeyError, ValueError):
+            missing += labels                   # e.g. a plug-in strategy not loaded here
+            continue
+        events = game["events"]
+        setup = next((e["i"] for e in events if e["type"] == "turn_start"), len(events)) - 1
+        end, record = len(events) - 1, game["record"]
+        seats = game["settings"]["seats"]
+        scores = ", ".join(f"seat {k + 1}: {record.get(f'score_{k}')}" for k in range(seats))
+        also = f" (the same game as {', '.join(f'`{x}`' for x in labels[1:])}: they differ " \
+               f"only in the tie-break)" if len(labels) > 1 else ""
+        caption = (f"**{labels[0]}**{also}: game {SAMPLE_GAME} of seed {seed}, the board "
+                   f"after setup (event {setup}) and at the end (event {end}, turn "
+                   f"{events[-1]['turn']}, {record.get('end_reason')}; scores {scores}). "
+                   f"Click a board to step through the game from there.")
+        games.append(page.Game(
+            re.sub(r"[^a-z0-9_-]+", "-", labels[0].lower()).strip("-") or "game",
+            build_page(game),
+            [page.Picture("setup", document(scene(game, setup)), setup),
+             page.Picture("end", document(scene(game, end)), end)], caption))
+    if not games:
+        return None
+    _say(log, f"report: {len(games)} sample games replayed and drawn "
+              f"({time.perf_counter() - t0:.1f} s)")
+    text = [f"Game {SAMPLE_GAME} of each setting, replayed from the run's seed: the board once "
+            "every explorer and boat is placed, and at the end. Each picture links to the "
+            "game's viewer page (`games/`), which steps through every event with the buttons, "
+            "the arrow keys or the slider, beside the event's text, the scores and the rule it "
+            "applies."]
+    if missing:
+        text.append(f"Not replayed here (their strategies are not loaded in this process): "
+                    f"{', '.join(f'`{x}`' for x in missing)}.")
+    return page.Section("Sample games", text, games=games)
+
+
 # ------------------------------------------------------------------------------ the report
 def build_report(run, out, log=None) -> Result:
     """Write the report of the run folder ``run`` into ``out`` (atomically: a temporary folder
@@ -320,6 +386,9 @@ def build_report(run, out, log=None) -> Result:
         "Score distributions of one setting per player count, and the paired differences of "
         "win share and score against it on the same games."],
         figures=_detail_section(page, charts, df, tidy, meta)))
+    sample = _games_section(page, manifest, log)
+    if sample is not None:
+        sections.append(sample)
     sections.append(page.Section("Statistics", [
         "Per setting and seat (seat 1 moves first). The full tidy table (`setting, seat, "
         "metric, value, low, high, n, method`) is `tables/stats.csv`, as `survive-sim stats "

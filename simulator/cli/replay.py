@@ -29,10 +29,13 @@ from .referee import report
 @plugin_option
 @click.option("--json", "json_path", type=str, default=None, metavar="FILE",
               help="Also write the machine-readable log (docs/replay-log.md) to FILE.")
+@click.option("--html", "html_path", type=str, default=None, metavar="FILE",
+              help="Also write the game's viewer page to FILE: one HTML file that opens from disk "
+                   "(buttons, arrow keys and a slider step through the game; docs/viewer.md).")
 @click.option("--check", is_flag=True,
               help="Re-check the log with the independent referee (exit 1 on a discrepancy).")
 @rule_options
-def replay(seed, game, players, strategies, plugins, json_path, check, **rules):
+def replay(seed, game, players, strategies, plugins, json_path, html_path, check, **rules):
     """Replay one game and print it turn by turn.
 
     Use the same --players, --strategies and rule flags as the run that produced the game."""
@@ -41,6 +44,8 @@ def replay(seed, game, players, strategies, plugins, json_path, check, **rules):
     settings = settings_from(players, strategies, plugins, **rules)
     if json_path is not None:
         check_writable(json_path, "--json")
+    if html_path is not None:
+        check_writable(html_path, "--html")
 
     from replays.text import format_log
     from simulator.replay import game_log
@@ -58,6 +63,13 @@ def replay(seed, game, players, strategies, plugins, json_path, check, **rules):
         except OSError as e:
             raise click.ClickException(f"could not write {json_path}: {e.strerror or e}")
         click.echo(f"wrote {json_path}")
+    if html_path is not None:
+        from replays.viewer.page import build_page
+        try:
+            write_text(html_path, build_page(json.loads(text)))
+        except OSError as e:
+            raise click.ClickException(f"could not write {html_path}: {e.strerror or e}")
+        click.echo(f"wrote {html_path}")
     if check:
         from replays.referee import check as referee_check
         report(referee_check(json.loads(text)))      # exactly what the file holds

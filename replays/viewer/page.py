@@ -1,0 +1,187 @@
+"""One self-contained HTML page that steps through a replay log (``build_page(log) -> str``).
+
+The page needs no server and no network: the board is inline SVG, the script and the style
+are inlined from this package's files (``viewer.html``, ``viewer.js``, ``viewer.css``), and
+the game is embedded as JSON in ``<script id="game-data">``:
+
+* ``frags``: every distinct SVG fragment of the pieces layer (``replays.draw.svg.layers``),
+  stored once however many events draw it; a piece that did not move is the same string;
+* ``frames[i]``: the fragments of the position after event ``i``, as indices, in drawing order;
+* ``texts``/``heads``/``scores``/``rules``: the distinct event texts, lines saying who acts
+  (HTML), scoreboards and rule ids, and per frame its index into each (``text``, ``head``,
+  ``score``, ``rule``) and its ``turn``; a scoreboard is a list of indices into ``rows``, the
+  distinct rows (HTML; a seat's row changes only when its counts do); ``turnStarts``: the
+  frames where a seat-turn begins;
+* the static board (sea, island, safe isles) is drawn once, outside the frames.
+
+The rules the game's events cite are embedded as text (``replays.viewer.rules``, from the
+shipped RULES.md) in a ``<details>`` panel, each with the anchor ``#rule-ID``.
+"""
+from __future__ import annotations
+
+import json
+from html import escape
+from importlib import resources
+
+from replays.draw import scene as draw_scene
+from replays.draw import svg as draw_svg
+from replays.viewer.rules import rules_for
+
+NO_RULE = "–"
+SIZE_LIMIT = 2_000_000          # bytes: the brief's bound for a 6-player all-expansion game
+
+
+def _asset(name: str) -> str:
+    return resources.files("replays.viewer").joinpath(name).read_text(encoding="utf-8")
+
+
+class _Interner:
+    """Each distinct value once: ``index(value)`` -> its position in ``values``."""
+
+    def __init__(self):
+        self.values: list = []
+        self._at: dict = {}
+
+    def index(self, value) -> int:
+        k = self._at.get(value)
+        if k is None:
+            k = self._at[value] = len(self.values)
+            self.values.append(value)
+        return k
+
+
+CAUSE_MARK = {"serpent": "S", "shark": "Sh", "whale": "W", "whirlpool": "Wp", "squid": "Sq"}
+
+
+def _swatch(colour: str) -> str:
+    return f'<span class="swatch" style="background:{escape(colour)}"></span>'
+
+
+def _score_rows(scores: list[dict], to_move: int) -> list[str]:
+    """The scoreboard as HTML pieces: its head, then per seat its score (value rescued),
+    explorers rescued, lost (by cause), still in play or to place, and tiles in hand; the seat
+    to move highlighted. The page joins them inside a ``<table>`` (``viewer.js``)."""
+    placing = any(r.get("to_place") for r in scores)
+    out = ['<thead><tr><th scope="col">seat</th><th scope="col">score</th>'
+           '<th scope="col">safe</th><th scope="col">lost</th>'
+           f'<th scope="col">{"to place" if placing else "in play"}</th>'
+           '<th scope="col">tiles</th></tr></thead>']
+    for row in scores:
+        seat = row["seat"]
+        cls = ' class="to-move"' if seat == to_move else ""
+        causes = " ".join(f"{n}{CAUSE_MARK.get(c, c)}" for c, n in row["lost"].items() if n)
+        hand = ", ".join(f"{b.replace('_', ' ')}" + (f" ×{n}" if n > 1 else "")
+                         for b, n in row["hand"].items())
+        out.append(
+            f'<tr{cls}><td>{_swatch(row["colour"])}{seat} {escape(row["colour_name"])}'
+            f'<span class="sub">{escape(row["strategy"])}</span></td>'
+            f'<td><b>{row["value"]}</b></td><td>{row["rescued"]}</td>'
+            f'<td>{row["lost_total"]}<span class="sub causes">{escape(causes)}</span></td>'
+            f'<td>{row["to_place"] if placing else row["on_board"]}</td>'
+            f'<td title="{escape(hand)}">{row["tiles"]}'
+            f'<span class="sub">{escape(hand)}</span></td></tr>')
+    return out
+
+
+def _head_html(log: dict, sc, ev: dict) -> str:
+    """Who is acting: the seat to move (or placing, during setup) with its colour."""
+    seat = sc.seat
+    if seat < 0:
+        return "<p>setup: the tiles are laid</p>"
+    row = sc.scores[seat]
+    who = (f'{_swatch(row["colour"])}seat {seat} ({escape(row["colour_name"])}, '
+           f'{escape(row["strategy"])})')
+    if ev["type"] == "end":
+        return f"<p>game over ({escape(ev.get('reason', ''))}) in {who}'s turn</p>"
+    if ev["turn"] == 0:
+        return f"<p>setup: {who} placing</p>"
+    actor = ev.get("seat", -1)
+    also = (f" · this step by seat {actor}" if actor is not None and actor >= 0
+            and actor != seat else "")
+    return f"<p>{who} to move{also}</p>"
+
+
+def frames(log: dict) -> dict:
+    """The page's embedded data (see the module's docstring), built from ``log``."""
+    events = log["events"]
+    frags, texts, heads, rows, boards, rules = (_Interner() for _ in range(6))
+    data = {"frames": [], "text": [], "head": [], "score": [], "rule": [], "turn": []}
+    board = width = height = None
+    for i, ev in enumerate(events):
+        sc = draw_scene.scene(log, i)
+        lay = draw_svg.layers(sc)
+        if board is None:
+            board, width, height = lay["board"], lay["width"], lay["height"]
+        data["frames"].append([frags.index(f) for f in lay["pieces"].values()])
+        data["text"].append(texts.index(sc.text))
+        data["head"].append(heads.index(_head_html(log, sc, ev)))
+        board_rows = tuple(rows.index(r) for r in _score_rows(sc.scores, sc.seat))
+        data["score"].append(boards.index(board_rows))
+        data["rule"].append(rules.index(sc.rule or NO_RULE))
+        data["turn"].append(int(ev.get("turn", 0)))
+    data["turnStarts"] = [ev["i"] for ev in events if ev["type"] == "turn_start"]
+    data.update(frags=frags.values, texts=texts.values, heads=heads.values, rows=rows.values,
+                scores=[list(b) for b in boards.values], rules=rules.values)
+    return {"data": data, "board": board, "width": width, "height": height}
+
+
+def _rules_html(texts: dict) -> str:
+    out = ['<div class="rules-body">']
+    for rid, r in texts.items():
+        out.append(f'<p class="rule" id="rule-{escape(rid)}"><span class="rid">{escape(rid)}</span>'
+                   f'{r["html"]}<span class="rsec">{escape(r["section"])}</span></p>')
+    out.append("</div>")
+    return "\n".join(out)
+
+
+def _about(log: dict) -> str:
+    s = log["settings"]
+    rules = []
+    if s.get("challenges"):
+        rules.append("challenges " + ", ".join(map(str, s["challenges"])))
+    if s.get("squid_only"):
+        rules.append("squid instead of whales")
+    elif s.get("squid"):
+        rules.append("giant squid")
+    if s.get("dolphins") and 5 not in (s.get("challenges") or []):
+        rules.append("dolphins")
+    strategies = ", ".join(dict.fromkeys(log.get("strategies") or []))
+    end = (log.get("record") or {}).get("end_reason")
+    parts = [f"{s['players']} players", f"strategies {strategies}" if strategies else "",
+             "; ".join(rules) or "base game", f"ended by {end}" if end else "",
+             f"{len(log['events']) - 1} events"]
+    return " · ".join(p for p in parts if p)
+
+
+def _json_script(data) -> str:
+    """JSON that is safe inside ``<script>``: no ``</`` and no ``<!--`` can close it."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def build_page(log: dict) -> str:
+    """The viewer page of ``log`` (docs/replay-log.md) as one HTML string."""
+    built = frames(log)
+    data = built["data"]
+    cited = rules_for(r for r in data["rules"] if r != NO_RULE)
+    data["sections"] = {rid: r["section"] for rid, r in cited.items()}
+    title = f"survive-sim replay: seed {log.get('seed')}, game {log.get('game')}"
+    fill = {
+        "title": escape(title), "heading": escape(title), "about": escape(_about(log)),
+        "css": _asset("viewer.css"), "js": _asset("viewer.js"),
+        "width": str(built["width"]), "height": str(built["height"]),
+        "ratio": f"{built['width'] / built['height']:.4f}",
+        "board": built["board"], "last": str(len(data["frames"]) - 1),
+        "nrules": str(len(cited)), "rules": _rules_html(cited), "data": _json_script(data),
+    }
+    page = _asset("viewer.html")
+    out, pos = [], 0
+    while True:                                  # one pass: filled text is never re-scanned
+        a = page.find("{{", pos)
+        if a < 0:
+            break
+        b = page.index("}}", a)
+        out += [page[pos:a], fill[page[a + 2:b]]]
+        pos = b + 2
+    out.append(page[pos:])
+    return "".join(out)
