@@ -98,13 +98,13 @@ def arrow(group: str, points) -> list:
 
 def ghost(group: str, name: str, x: float, y: float, r: float, colour: str, label: str) -> list:
     """An explorer lost in the last event: a small token of its colour and value, struck
-    through by a thin cross reaching past its rim (the value stays readable)."""
+    crossed by four ticks that leave its value readable."""
     out = [Circle(f"{group}.{name}-halo", group, x, y, r + 1.0, S.PAPER),
            Circle(f"{group}.{name}", group, x, y, r, colour, S.INK, 1.0),
            Text(f"{group}.{name}-value", group, x, y, label, round(r * 1.15, 1),
                 S.text_on(colour), bold=True)]
-    d = r * 1.45
-    for k, (dx, dy) in enumerate(((1, 1), (1, -1))):
-        out.append(Line(f"{group}.{name}-x{k}", group, (_p(x - dx * d, y - dy * d),
-                                                         _p(x + dx * d, y + dy * d)), S.INK, 1.5))
+    for k, (dx, dy) in enumerate(((1, 1), (1, -1), (-1, 1), (-1, -1))):  # ticks, not over the value
+        a, b = 0.5 * r, 1.5 * r
+        out.append(Line(f"{group}.{name}-x{k}", group, (_p(x + dx * a, y + dy * a),
+                                                         _p(x + dx * b, y + dy * b)), S.INK, 1.8))
     return out

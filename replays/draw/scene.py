@@ -268,7 +268,7 @@ def _last_event(log: dict, i: int, before, now) -> list:
             cx, cy = g.centres[h]
             for e, (dx, dy) in zip(lost, L.corner_spots(len(lost))):
                 out += P.ghost(grp, f"lost{e}", round(cx + dx, 2), round(cy + dy, 2),
-                               0.16 * L.R, S.SEAT_COLOURS[e // SLOTS], str(values[e]))
+                               0.18 * L.R, S.SEAT_COLOURS[e // SLOTS], str(values[e]))
     return out
 
 
