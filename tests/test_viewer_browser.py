@@ -132,7 +132,7 @@ def test_opens_at_event_0_with_its_text_and_rule(page, log):
     n = len(log["events"]) - 1
     assert frame_line(page) == f"event 0 of {n}, turn 0"
     assert page.find_element("id", "event-text").text == event_text(log, 0)
-    assert page.find_element("id", "rule-link").text == rule_of(log["events"][0])
+    assert page.find_element("id", "step-rule").text == rule_of(log["events"][0])
     assert page.find_element("id", "first").get_attribute("disabled") is not None
 
 
@@ -211,9 +211,14 @@ def test_slider_and_hash_open_an_event(page, log):
     assert shown(page) == 120
     assert page.find_element("id", "event-text").text == event_text(log, 120)
     assert page.execute_script("return location.hash") == "#event=120"
-    slider.click()                                     # focus: the keys still step
-    press(page, "ARROW_RIGHT")
-    assert shown(page) == 121
+    slider.click()                                     # a click on the track moves there
+    middle = shown(page)
+    assert abs(middle - len(log["events"]) / 2) < len(log["events"]) / 10
+    assert slider.get_attribute("value") == str(middle)
+    press(page, "ARROW_RIGHT")                         # with the slider focused, keys still
+    assert shown(page) == middle + 1                   # step one event
+    press(page, "ARROW_DOWN")
+    assert shown(page) == next(t for t in turn_starts(log) if t > middle + 1)
     page.get(page.current_url.split("#")[0] + "#event=57")
     page.refresh()
     assert shown(page) == 57
@@ -225,7 +230,7 @@ def test_rule_link_opens_the_rules_text(page, log):
     page.get(page.current_url.split("#")[0] + f"#event={i}")
     page.refresh()
     rid = rule_of(log["events"][i])
-    link = page.find_element("id", "rule-link")
+    link = page.find_element("id", "step-rule")
     assert link.text == rid and link.get_attribute("href").endswith(f"#rule-{rid}")
     panel = page.find_element("id", "rules")
     assert panel.get_attribute("open") is None
@@ -234,3 +239,17 @@ def test_rule_link_opens_the_rules_text(page, log):
     rule = page.find_element("id", f"rule-{rid}")
     assert rule.is_displayed() and "current" in rule.get_attribute("class").split()
     assert rule.text.startswith(rid) and len(rule.text) > len(rid) + 20
+
+
+def test_the_console_check_sees_script_errors(browser, page_url):
+    """The check every test ends with is not blind: an error thrown on the page shows up."""
+    browser.get(page_url)
+    browser.get_log("browser")
+    browser.execute_script("setTimeout(function () { throw new Error('planted'); }, 0);")
+    import time
+    for _ in range(50):
+        logged = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        if logged:
+            break
+        time.sleep(0.05)
+    assert logged and "planted" in logged[0]["message"]

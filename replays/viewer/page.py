@@ -23,8 +23,8 @@ import json
 from html import escape
 from importlib import resources
 
-from replays.draw import scene as draw_scene
-from replays.draw import svg as draw_svg
+from replays.draw.scene import scene
+from replays.draw.svg import layers
 from replays.viewer.rules import rules_for
 
 NO_RULE = "–"
@@ -108,8 +108,8 @@ def frames(log: dict) -> dict:
     data = {"frames": [], "text": [], "head": [], "score": [], "rule": [], "turn": []}
     board = width = height = None
     for i, ev in enumerate(events):
-        sc = draw_scene.scene(log, i)
-        lay = draw_svg.layers(sc)
+        sc = scene(log, i)
+        lay = layers(sc)
         if board is None:
             board, width, height = lay["board"], lay["width"], lay["height"]
         data["frames"].append([frags.index(f) for f in lay["pieces"].values()])

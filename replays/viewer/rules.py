@@ -15,6 +15,7 @@ from pathlib import Path
 
 RULES_MD = Path(__file__).resolve().parents[2] / "simulator" / "data" / "RULES.md"
 RULE_ID = re.compile(r"^(?:[BX]\d+\.\d+|R\d+)$")
+SECTION_ID = re.compile(r"^[BX]\d+$")
 _CODE = re.compile(r"`([^`\n]+)`")
 _SOURCE = re.compile(r"\s*\(`[^`]*\.txt`(?:, `[^`]*\.txt`)*\)")   # a heading's sources
 TERRAINS = ("beach", "forest", "mountain")
@@ -37,15 +38,25 @@ def inline(text: str) -> str:
 
 
 def parse_rules(text: str) -> dict[str, dict]:
-    """Every rule of a RULES.md text: ``id -> {"section": heading, "html": text}``."""
+    """Every rule of a RULES.md text: ``id -> {"section": heading, "html": text}``. A section
+    with an id of its own (``## B5 Turn``) is a rule too: its introduction and the list of its
+    rules (the turn as a whole, ``B5``)."""
     rules: dict[str, dict] = {}
-    section, header = "", None
+    section, header, sec_id = "", None, None
+    intro: dict[str, list[str]] = {}
+    members: dict[str, list[str]] = {}
     for line in text.splitlines():
         if line.startswith("## "):
             section, header = _SOURCE.sub("", line[3:]).strip(), None
+            first = section.split()[0]
+            sec_id = first if SECTION_ID.match(first) else None
+            if sec_id:
+                intro[sec_id], members[sec_id] = [], []
             continue
         if not line.startswith("|"):
             header = None
+            if sec_id and line.strip() and not line.startswith("---"):
+                intro[sec_id].append(line.strip())
             continue
         cells = _cells(line)
         if header is None:
@@ -54,6 +65,9 @@ def parse_rules(text: str) -> dict[str, dict]:
         if not RULE_ID.match(cells[0]):
             continue
         named = list(zip(header[1:], cells[1:]))
+        if sec_id:
+            members[sec_id].append(f"{cells[0]} ({named[0][1]})" if len(named) > 1
+                                   and len(named[0][1]) <= 24 else cells[0])
         terrain = [(k, v) for k, v in named if k in TERRAINS]
         if terrain:                          # B3's tile counts per terrain, as one cell
             named = [(k, v) for k, v in named if k not in TERRAINS]
@@ -64,6 +78,14 @@ def parse_rules(text: str) -> dict[str, dict]:
             html = "; ".join(f'<span class="rk">{escape(k)}:</span> {inline(v)}'
                              for k, v in named if v not in ("", "—", "-"))
         rules[cells[0]] = {"section": section, "html": html}
+    for sid, lines in intro.items():
+        if sid in rules or not members[sid]:
+            continue
+        text = " ".join(lines)
+        listed = f'<span class="rk">rules:</span> {inline(", ".join(members[sid]))}'
+        html = f"{inline(text)} {listed}" if text else listed
+        rules[sid] = {"section": next(r["section"] for r in rules.values()
+                                      if r["section"].startswith(sid + " ")), "html": html}
     return rules
 
 

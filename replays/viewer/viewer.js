@@ -12,8 +12,8 @@
   var frameLine = document.getElementById("frame-line");
   var head = document.getElementById("head");
   var eventText = document.getElementById("event-text");
-  var ruleLink = document.getElementById("rule-link");
-  var ruleSection = document.getElementById("rule-section");
+  var ruleLink = document.getElementById("step-rule");
+  var ruleSection = document.getElementById("step-rule-section");
   var scores = document.getElementById("scores");
   var rulesPanel = document.getElementById("rules");
   var current = -1;
