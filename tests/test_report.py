@@ -13,7 +13,7 @@ import pytest
 from cli_harness import invoke
 
 from experiments import claims, spec, stats, sweep
-from experiments.runs import load_run
+from experiments.runs import RunFolder, load_run
 from reports.report import build_report
 
 SPEC = {"name": "tiny", "description": "a small study", "seed": 8, "games": 240, "chunk": 120,
@@ -57,7 +57,7 @@ def test_every_image_and_link_resolves(built):
     refs = _links(html, r'(?:src|href)="([^"]+)"')
     assert refs and not [r for r in refs if r.startswith(("http:", "https:", "//"))]
     for ref in refs + _links(md, r"\]\(([^)]+)\)"):
-        assert (page / ref).exists(), ref
+        assert (page / ref.split("#")[0]).exists(), ref      # a viewer page's #event=N
     ids = set(re.findall(r'id="([^"]+)"', html))
     for anchor in re.findall(r'href="#([^"]+)"', html):
         assert anchor in ids, anchor
@@ -148,3 +148,48 @@ def test_a_study_runs_its_sweep_and_report_and_prints_the_verdicts(tmp_path):
     assert str(Path(out) / "report" / "index.html") in r.stdout
     again = invoke("study", "tiebreaks", "--games", 40, "--out", out, "--no-progress")
     assert again.exit_code == 0                       # resumes: nothing left to play
+
+
+def test_the_report_shows_a_sample_game_of_every_setting(built):
+    """Game 0 of each setting, replayed from the run's seed: the board after the last setup
+    event and at the end, as SVG files linking to the game's viewer page at those events;
+    settings that differ only in the tie-break share one game (they play the same one)."""
+    import json
+
+    from replays.draw.scene import event_text
+    from simulator.replay import game_log
+    from simulator.settings import Settings
+
+    root, _ = built
+    report = root / "report"
+    html = (report / "index.html").read_text()
+    manifest = RunFolder(root / "run").read_manifest()
+    points, seed = manifest["identity"]["points"], manifest["identity"]["seed"]
+    keys = {}
+    for p in points:
+        key = json.dumps({k: v for k, v in p["settings"].items() if k != "tiebreak"},
+                         sort_keys=True)
+        keys.setdefault(key, []).append(p)
+    pages = sorted((report / "games").glob("*.html"))
+    assert len(pages) == len(keys) < len(points)
+    assert 'id="sample-games"' in html
+    for group in keys.values():
+        first = group[0]
+        name = re.sub(r"[^a-z0-9_-]+", "-", first["label"].lower()).strip("-")
+        log = game_log(Settings.from_dict(first["settings"]), seed, 0)
+        events = log["events"]
+        setup = next(e["i"] for e in events if e["type"] == "turn_start") - 1
+        page = (report / "games" / f"{name}.html").read_text()
+        data = json.loads(re.search(r'id="game-data">(.*?)</script>', page, re.S).group(1))
+        assert len(data["frames"]) == len(events)
+        assert data["texts"][data["text"][-1]] == event_text(log, len(events) - 1)
+        for label, at in (("setup", setup), ("end", len(events) - 1)):
+            svg = report / "games" / f"{name}-{label}.svg"
+            tree = ET.parse(svg).getroot()
+            ids = {el.get("id") for el in tree.iter()}
+            for e, loc, _ in events[at]["after"]["explorers"]:
+                assert (f"ex-{e}" in ids) == (loc in ("land", "sea", "boat")), (label, e)
+            assert f'href="games/{name}.html#event={at}"' in html
+            assert f'src="games/{name}-{label}.svg"' in html
+        for p in group:                                   # every setting is named
+            assert p["label"] in html

@@ -24,7 +24,9 @@ from html import escape
 from importlib import resources
 
 from replays.draw.scene import scene
-from replays.draw.svg import layers
+from replays.draw.shapes import groups
+from replays.draw.svg import board as board_svg
+from replays.draw.svg import group as group_svg
 from replays.viewer.rules import rules_for
 
 NO_RULE = "–"
@@ -33,6 +35,21 @@ SIZE_LIMIT = 2_000_000          # bytes: the brief's bound for a 6-player all-ex
 
 def _asset(name: str) -> str:
     return resources.files("replays.viewer").joinpath(name).read_text(encoding="utf-8")
+
+
+def _pieces(sc, cache: dict) -> list[str]:
+    """The fragments of ``replays.draw.svg.layers(sc)["pieces"]``, in its order, each piece
+    written once per distinct look: most pieces stand still from one event to the next, and
+    their shapes (frozen dataclasses) are the cache's key."""
+    out = []
+    for gid, shapes in groups(sc.dynamic).items():
+        title = sc.titles.get(gid)
+        key = (gid, title, *shapes)
+        frag = cache.get(key)
+        if frag is None:
+            frag = cache[key] = group_svg(gid, shapes, title)
+        out.append(frag)
+    return out
 
 
 class _Interner:
@@ -107,12 +124,12 @@ def frames(log: dict) -> dict:
     frags, texts, heads, rows, boards, rules = (_Interner() for _ in range(6))
     data = {"frames": [], "text": [], "head": [], "score": [], "rule": [], "turn": []}
     board = width = height = None
+    cache: dict = {}
     for i, ev in enumerate(events):
         sc = scene(log, i)
-        lay = layers(sc)
         if board is None:
-            board, width, height = lay["board"], lay["width"], lay["height"]
-        data["frames"].append([frags.index(f) for f in lay["pieces"].values()])
+            board, width, height = board_svg(sc.static), sc.width, sc.height
+        data["frames"].append([frags.index(f) for f in _pieces(sc, cache)])
         data["text"].append(texts.index(sc.text))
         data["head"].append(heads.index(_head_html(log, sc, ev)))
         board_rows = tuple(rows.index(r) for r in _score_rows(sc.scores, sc.seat))
