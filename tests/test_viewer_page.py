@@ -16,7 +16,7 @@ from cli_harness import ROOT, assert_usage_error, invoke, listing, runner
 
 from replays.draw.scene import event_text, rule_of, scene
 from replays.draw.svg import layers
-from replays.viewer.page import SIZE_LIMIT, build_page
+from replays.viewer.page import SIZE_LIMIT, build_page, delta_frames, expand, squeeze
 from replays.viewer.rules import all_rules, parse_rules
 from simulator.cli import main
 
@@ -66,16 +66,17 @@ def test_every_frame_is_the_logs_event(logs, pages):
             assert d["rules"][d["rule"][i]] == rule_of(ev)
             assert d["turn"][i] == ev["turn"]
         assert d["turnStarts"] == [e["i"] for e in events if e["type"] == "turn_start"]
+        frames, frags = expand(d)
         for i in sorted({0, 1, len(events) // 3, len(events) // 2, len(events) - 1}):
             want = list(layers(scene(log, i))["pieces"].values())
-            assert [d["frags"][k] for k in d["frames"][i]] == want, (name, i)
+            assert [frags[k] for k in frames[i]] == want, (name, i)
 
 
 def test_every_explorer_in_play_is_drawn_and_no_lost_one(logs, pages):
     for name, log in logs.items():
-        d = embedded(pages[name])
+        frames, frags = expand(embedded(pages[name]))
         for i, ev in enumerate(log["events"]):
-            drawn = "".join(d["frags"][k] for k in d["frames"][i])
+            drawn = "".join(frags[k] for k in frames[i])
             for e, loc, _ in ev["after"]["explorers"]:
                 if loc in ("land", "sea", "boat"):
                     assert f'<g id="ex-{e}">' in drawn, (name, i, e)
@@ -86,10 +87,23 @@ def test_every_explorer_in_play_is_drawn_and_no_lost_one(logs, pages):
 def test_fragments_are_stored_once(pages):
     for page in pages.values():
         d = embedded(page)
-        assert len(set(d["frags"])) == len(d["frags"])
+        frames, frags = expand(d)
+        assert len(set(frags)) == len(frags)
         assert len(set(d["texts"])) == len(d["texts"])
-        used = {k for f in d["frames"] for k in f}
-        assert used == set(range(len(d["frags"])))
+        assert {k for f in frames for k in f} == set(range(len(frags)))
+        assert sum(f[0] == -1 for f in d["frames"]) > len(frames) / 2    # most list changes
+
+
+def test_squeeze_and_delta_frames_round_trip():
+    frags = ['<g id="a"><title>x ~ y</title><circle id="a.t" cx="1" cy="2" r="3" fill="#FFFFFF"/></g>',
+             '<g id="last-event"><polygon id="e" points="1,2" fill="none" stroke="#111111"/></g>',
+             'plain "quoted" text with ^ and |']
+    table, out = squeeze(frags)
+    assert not set("~^|") & set(table)                     # characters the fragments use
+    assert sum(map(len, out)) < sum(map(len, frags)) * 0.6
+    frames = [[0, 1], [0, 2], [0, 2, 1], [1, 2, 0], [1, 2, 1], [2]]
+    data = {"frames": delta_frames(frames), "frags": out, "tokens": table}
+    assert expand(data) == (frames, frags)
 
 
 def test_the_page_is_self_contained(pages):

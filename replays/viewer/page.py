@@ -5,8 +5,12 @@ are inlined from this package's files (``viewer.html``, ``viewer.js``, ``viewer.
 the game is embedded as JSON in ``<script id="game-data">``:
 
 * ``frags``: every distinct SVG fragment of the pieces layer (``replays.draw.svg.layers``),
-  stored once however many events draw it; a piece that did not move is the same string;
+  stored once however many events draw it (a piece that did not move is the same string),
+  with the substrings every fragment repeats written as one character (``tokens``: char ->
+  substring, ``squeeze``);
 * ``frames[i]``: the fragments of the position after event ``i``, as indices, in drawing order;
+  a frame may list only its changes from the one before (``delta_frames``; ``expand`` gives
+  the frames in full);
 * ``texts``/``heads``/``scores``/``rules``: the distinct event texts, lines saying who acts
   (HTML), scoreboards and rule ids, and per frame its index into each (``text``, ``head``,
   ``score``, ``rule``) and its ``turn``; a scoreboard is a list of indices into ``rows``, the
@@ -20,6 +24,7 @@ shipped RULES.md) in a ``<details>`` panel, each with the anchor ``#rule-ID``.
 from __future__ import annotations
 
 import json
+from difflib import SequenceMatcher
 from html import escape
 from importlib import resources
 
@@ -118,6 +123,83 @@ def _head_html(log: dict, sc, ev: dict) -> str:
     return f"<p>{who} to move{also}</p>"
 
 
+# Substrings of replays.draw.svg's elements that the fragments repeat; each is written as one
+# character the fragments never use (``squeeze``). Only the size depends on this list.
+TOKENS = ('" text-anchor="middle" dominant-baseline="central">', '" stroke-linejoin="round"/>',
+          'stroke-linecap="round" ', '" fill="none" stroke="', '" font-weight="bold"',
+          '<polyline id="', '<polygon id="', '" stroke-width="', '<circle id="', '<text id="',
+          '" font-size="', '" points="', "last-event", "</title>", '" stroke="', '" fill="',
+          "#FFFFFF", "#111111", "<title>", "</text>", '<g id="', '" cx="', '" cy="', '" r="',
+          "</g>", '"')
+POOL = "~^`|{}@$%*+;?![]_'" + "QGHIJKLMOPQRTUVXYZ"
+
+
+def squeeze(frags: list[str]) -> tuple[dict, list[str]]:
+    """The fragments with each of ``TOKENS`` replaced by a character none of them holds:
+    ``(char -> token, squeezed fragments)``. ``viewer.js`` (and ``unsqueeze``) put the tokens
+    back, each character for its token in one pass; no token holds a pool character, so the
+    round trip is exact."""
+    used = set().union(*map(set, frags)) if frags else set()
+    free = [c for c in dict.fromkeys(POOL) if c not in used]
+    table = dict(zip(free, TOKENS))
+    out = list(frags)
+    for char, token in table.items():          # longest first; '"' (inside others) last
+        out = [f.replace(token, char) for f in out]
+    return table, out
+
+
+def unsqueeze(table: dict, frag: str) -> str:
+    return "".join(table.get(c, c) for c in frag)
+
+
+def delta_frames(frames: list[list[int]]) -> list[list[int]]:
+    """Frames as ``viewer.js`` reads them: a frame given as its changes from the one before is
+    ``[-1, copy, skip, m, v1..vm, copy, skip, m, ...]``: copy ``copy`` fragments of the frame
+    before, skip ``skip`` of them, insert the ``m`` fragments ``v1..vm``, and so on (the rest
+    of the frame before is dropped); a frame whose changes would be longer is given in full."""
+    out, last = [], None
+    for f in frames:
+        if last is not None:
+            delta, pending = [-1], [0, 0, []]
+            for op, i1, i2, j1, j2 in SequenceMatcher(None, last, f, autojunk=False).get_opcodes():
+                if op == "equal":
+                    if pending[1] or pending[2]:
+                        delta += [pending[0], pending[1], len(pending[2]), *pending[2]]
+                        pending = [0, 0, []]
+                    pending[0] += i2 - i1
+                else:
+                    pending[1] += i2 - i1
+                    pending[2] += f[j1:j2]
+            if pending[1] or pending[2] or pending[0]:
+                delta += [pending[0], pending[1], len(pending[2]), *pending[2]]
+            if len(delta) < len(f):
+                out.append(delta)
+                last = f
+                continue
+        out.append(list(f))
+        last = f
+    return out
+
+
+def expand(data: dict) -> tuple[list[list[int]], list[str]]:
+    """The embedded data's frames (in full) and fragments (as ``replays.draw.svg`` wrote
+    them): what ``viewer.js`` draws."""
+    frames, last = [], None
+    for f in data["frames"]:
+        if f and f[0] == -1:
+            new, at, k = [], 0, 1
+            while k < len(f):
+                copy, skip, m = f[k:k + 3]
+                new += last[at:at + copy]
+                at += copy + skip
+                new += f[k + 3:k + 3 + m]
+                k += 3 + m
+            f = new
+        frames.append(f)
+        last = f
+    return frames, [unsqueeze(data["tokens"], f) for f in data["frags"]]
+
+
 def frames(log: dict) -> dict:
     """The page's embedded data (see the module's docstring), built from ``log``."""
     events = log["events"]
@@ -137,7 +219,9 @@ def frames(log: dict) -> dict:
         data["rule"].append(rules.index(sc.rule or NO_RULE))
         data["turn"].append(int(ev.get("turn", 0)))
     data["turnStarts"] = [ev["i"] for ev in events if ev["type"] == "turn_start"]
-    data.update(frags=frags.values, texts=texts.values, heads=heads.values, rows=rows.values,
+    data["frames"] = delta_frames(data["frames"])
+    data["tokens"], squeezed = squeeze(frags.values)
+    data.update(frags=squeezed, texts=texts.values, heads=heads.values, rows=rows.values,
                 scores=[list(b) for b in boards.values], rules=rules.values)
     return {"data": data, "board": board, "width": width, "height": height}
 

@@ -6,6 +6,35 @@
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("game-data").textContent);
+  // frames that list only their changes (page.delta_frames) in full
+  (function () {
+    for (var i = 1; i < D.frames.length; i++) {
+      var f = D.frames[i], last = D.frames[i - 1];
+      if (f.length && f[0] === -1) {       // [-1, copy, skip, m, v1..vm, ...]
+        var full = [], at = 0, k = 1;
+        while (k < f.length) {
+          var copy = f[k], skip = f[k + 1], m = f[k + 2];
+          for (var c = 0; c < copy; c++) full.push(last[at + c]);
+          at += copy + skip;
+          for (c = 0; c < m; c++) full.push(f[k + 3 + c]);
+          k += 3 + m;
+        }
+        D.frames[i] = full;
+      }
+    }
+  })();
+  // a fragment with its substrings put back (page.squeeze), once, when first drawn
+  var tokens = D.tokens, chars = Object.keys(tokens), plain = [];
+  var tokenRe = chars.length ? new RegExp("[" + chars.map(function (c) {
+    return "\\" + c; }).join("") + "]", "g") : null;
+  function frag(k) {
+    var s = plain[k];
+    if (s === undefined) {
+      s = tokenRe ? D.frags[k].replace(tokenRe, function (c) { return tokens[c]; }) : D.frags[k];
+      plain[k] = s;
+    }
+    return s;
+  }
   var n = D.frames.length;
   var pieces = document.getElementById("pieces");
   var slider = document.getElementById("slider");
@@ -25,7 +54,7 @@
     i = clamp(i);
     var f = D.frames[i];
     var html = [];
-    for (var k = 0; k < f.length; k++) html.push(D.frags[f[k]]);
+    for (var k = 0; k < f.length; k++) html.push(frag(f[k]));
     pieces.innerHTML = html.join("");
     if (D.score[i] !== shownScore) {
       var rows = D.scores[D.score[i]], cells = [];
