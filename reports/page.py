@@ -94,6 +94,7 @@ class Picture:
     label: str
     svg: str
     event: int
+    text: str = ""                  # shown under the picture (default: the label)
 
 
 @dataclass
@@ -261,6 +262,7 @@ class FigureView:
 @dataclass
 class PictureView:
     label: str
+    text: str
     svg: str                    # relative to the page
     link: str                   # the viewer page at the picture's event
     width: int                  # CSS pixels
@@ -433,6 +435,7 @@ def check_report(report: Report) -> None:
                         _fail(f"game {g.name!r}: two pictures are labelled {pic.label!r}")
                     labels.add(pic.label)
                     _check_text(pic.svg, f"picture {pic.label!r} of game {g.name!r}")
+                    _check_text(pic.text, f"the text of picture {pic.label!r}")
                     if not _svg_size(pic.svg):
                         _fail(f"picture {pic.label!r} of game {g.name!r} is not an SVG "
                               f"document with a width and a height")
@@ -589,7 +592,7 @@ def _has_games(sections: list[Section]) -> bool:
 
 _SVG_SIZE = re.compile(r"<svg\b[^>]*?\bwidth=\"([0-9.]+)(?:px)?\"[^>]*?\bheight=\"([0-9.]+)"
                        r"(?:px)?\"", re.S)
-GAME_PICTURE_WIDTH = 520                   # CSS px: two pictures side by side
+GAME_PICTURE_WIDTH = 500                   # CSS px: two pictures side by side
 
 
 def _svg_size(svg: str) -> tuple[float, float] | None:
@@ -605,7 +608,8 @@ def _save_game(g: Game, root: Path, anchor: str) -> GameView:
         path = f"games/{g.name}-{pic.label}.svg"
         _write_text(root / path, pic.svg)
         w, h = _svg_size(pic.svg)
-        pictures.append(PictureView(pic.label, path, f"{page}#event={pic.event}",
+        pictures.append(PictureView(pic.label, pic.text or pic.label, path,
+                                    f"{page}#event={pic.event}",
                                     GAME_PICTURE_WIDTH, round(GAME_PICTURE_WIDTH * h / w)))
     return GameView(g.name, g.caption, anchor, page, pictures)
 

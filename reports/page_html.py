@@ -241,9 +241,9 @@ def _game(g: GameView) -> list[str]:
     out = [f'<figure class="game" id="{escape(g.anchor)}">', '<div class="game-pictures">']
     for p in g.pictures:
         out.append(f'<a href="{escape(p.link)}" title="open the viewer at this moment">'
-                   f'<img src="{escape(p.svg)}" alt="{escape(plain(g.caption))}: '
-                   f'{escape(p.label)}" width="{p.width}" height="{p.height}" loading="lazy">'
-                   f'<span class="game-label">{escape(p.label)}</span></a>')
+                   f'<img src="{escape(p.svg)}" alt="the board {escape(plain(p.text))}" '
+                   f'width="{p.width}" height="{p.height}" loading="lazy">'
+                   f'<span class="game-label">{inline(p.text)}</span></a>')
     out += ["</div>", f"<figcaption>{inline(g.caption)}<span class=\"files\">"
                       f"{_link(g.page, 'step through the game')} (opens from disk)</span>"
                       f"</figcaption>", "</figure>"]

@@ -105,7 +105,8 @@ def _section(s: SectionView) -> list[str]:
 
 
 def _game(g: GameView) -> list[str]:
-    pictures = " ".join(f"[![{md_text(p.label)}]({p.svg})]({p.link})" for p in g.pictures)
+    pictures = " ".join(f"[![{md_text(one_line(p.text))}]({p.svg})]({p.link})"
+                        for p in g.pictures)
     return [f'<a id="{g.anchor}"></a>', "", pictures, "",
             f"{md_inline(g.caption)} ({_link(g.page, 'step through the game')})", ""]
 

@@ -270,8 +270,8 @@ def _games_section(page, manifest, log=None):
     and after the last event (``replays.draw``), each picture a link to the game's viewer page
     (``replays.viewer``) at that moment. ``None`` when no setting can be replayed here."""
     from replays.draw.scene import scene
-    from replays.draw.svg import document
-    from replays.viewer.page import build_page
+    from replays.draw.style import SEAT_NAMES
+    from replays.viewer.page import board_picture, build_page
     from simulator.replay import game_log
     from simulator.settings import Settings, SettingsError
 
@@ -292,18 +292,19 @@ def _games_section(page, manifest, log=None):
         setup = next((e["i"] for e in events if e["type"] == "turn_start"), len(events)) - 1
         end, record = len(events) - 1, game["record"]
         seats = game["settings"]["seats"]
-        scores = ", ".join(f"seat {k + 1}: {record.get(f'score_{k}')}" for k in range(seats))
+        scores = ", ".join(f"{SEAT_NAMES[k]} {record.get(f'score_{k}')}" for k in range(seats))
         also = f" (the same game as {', '.join(f'`{x}`' for x in labels[1:])}: they differ " \
                f"only in the tie-break)" if len(labels) > 1 else ""
-        caption = (f"**{labels[0]}**{also}: game {SAMPLE_GAME} of seed {seed}, the board "
-                   f"after setup (event {setup}) and at the end (event {end}, turn "
-                   f"{events[-1]['turn']}, {record.get('end_reason')}; scores {scores}). "
-                   f"Click a board to step through the game from there.")
+        caption = (f"**{labels[0]}**{also}: game {SAMPLE_GAME} of seed {seed}, {end} events, "
+                   f"{events[-1]['turn']} turns, ended by {record.get('end_reason')}; scores by "
+                   f"colour (seat order): {scores}. Click a board to step through the game from there.")
         games.append(page.Game(
             re.sub(r"[^a-z0-9_-]+", "-", labels[0].lower()).strip("-") or "game",
             build_page(game),
-            [page.Picture("setup", document(scene(game, setup)), setup),
-             page.Picture("end", document(scene(game, end)), end)], caption))
+            [page.Picture("setup", board_picture(scene(game, setup)), setup,
+                          f"after setup (event {setup})"),
+             page.Picture("end", board_picture(scene(game, end)), end,
+                          f"at the end (event {end}, turn {events[-1]['turn']})")], caption))
     if not games:
         return None
     _say(log, f"report: {len(games)} sample games replayed and drawn "

@@ -30,7 +30,9 @@ from importlib import resources
 
 from replays.draw.scene import scene
 from replays.draw.shapes import groups
+from replays.draw.svg import FONT
 from replays.draw.svg import board as board_svg
+from replays.draw.svg import fragment as fragment_svg
 from replays.draw.svg import group as group_svg
 from replays.viewer.rules import rules_for
 
@@ -252,6 +254,16 @@ def _about(log: dict) -> str:
              "; ".join(rules) or "base game", f"ended by {end}" if end else "",
              f"{len(log['events']) - 1} events"]
     return " · ".join(p for p in parts if p)
+
+
+def board_picture(sc) -> str:
+    """The board alone (no header, scoreboard or legend) as a standalone SVG document: the
+    picture a report shows small, beside a caption that says the rest."""
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{sc.width}" height="{sc.height}" '
+            f'viewBox="0 0 {sc.width} {sc.height}" font-family="{FONT}">'
+            f"<title>{escape(sc.header[0])}: {escape(sc.text)}</title>"
+            f"{board_svg(sc.static)}{fragment_svg(sc.dynamic, sc.titles)}</svg>\n")
 
 
 def _json_script(data) -> str:
