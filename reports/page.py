@@ -16,7 +16,10 @@ The folder (``write_report``):
 * ``index.md``: the same content as GitHub-flavoured Markdown;
 * ``figures/NAME.png`` (150 dpi) and ``figures/NAME.svg``; ``tables/NAME.csv`` (every row, also
   of a table the page shows truncated) and ``verdicts.csv``; ``_report.json``, the marker that
-  lets a later ``write_report`` replace the folder.
+  lets a later ``write_report`` replace the folder;
+* for a section's ``Game`` (a sample game): ``games/NAME.html`` (its viewer page, as given) and
+  ``games/NAME-LABEL.svg`` per ``Picture``, shown side by side, each linking to the page at the
+  picture's event (``games/NAME.html#event=N``).
 
 A figure's data is ``tables/NAME.csv`` under the figure's own name: pass it as ``Figure.data``
 or as a ``Table`` of the same name (e.g. with ``show=False``); the page links it under the

@@ -18,6 +18,8 @@ from PIL import Image
 from reports.page import (
     MARKER,
     Figure,
+    Game,
+    Picture,
     Report,
     Section,
     Table,
@@ -44,6 +46,17 @@ def _chart(kind: str) -> MplFigure:
     return fig
 
 
+_SVG = ('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="800" '
+        'height="600"><g id="ex-3"><circle cx="1" cy="2" r="3"/></g></svg>\n')
+
+
+def _game(name: str) -> Game:
+    return Game(name, f"<!DOCTYPE html><title>{name}</title>",
+                [Picture("setup", _SVG, 12, "after setup (event 12)"),
+                 Picture("end", _SVG, 99, f"at the end {NASTY}")],
+                f"Game `{name}` {NASTY}")
+
+
 def _report(**over) -> Report:
     verdicts = pd.DataFrame({"claim": ["S1", "N3", "T1"],
                              "statement": [f"first seat wins {NASTY}", "ties", "chain"],
@@ -59,6 +72,7 @@ def _report(**over) -> Report:
                          Figure("turns", _chart("line"), f"Turns {NASTY}", alt="turns chart")],
                 tables=[Table("long", long, "Forty rows", max_rows=10),
                         Table("small", small, f"Small {NASTY}")],
+                games=[_game("g1")],
                 subsections=[Section("Ties", paragraphs=["Ties are rare."],
                                      tables=[Table("ties", pd.DataFrame({"t": [0.1]}),
                                                    "hidden", show=False)])]),
@@ -130,7 +144,7 @@ def test_html_links_resolve_and_nothing_external(written):
         if ref.startswith("#"):
             assert ref[1:] in parser.ids, ref
         else:
-            assert (out / ref).is_file(), ref
+            assert (out / ref.split("#")[0]).is_file(), ref     # games/NAME.html#event=N
     assert "http://" not in html and "https://" not in html
     assert "<script" not in parser.tags and "link" not in parser.tags
     assert html.count("<style>") == 1
@@ -155,7 +169,7 @@ def test_md_links_resolve(written):
         if link.startswith("#"):
             assert link[1:] in ids, link
         else:
-            assert (out / link).is_file(), link
+            assert (out / link.split("#")[0]).is_file(), link
     assert "](http" not in md
     assert md.index("## Verdicts") < md.index("## Seat balance")
     assert re.search(r"!\[Win share by seat\]\(figures/seat_share\.png\)", md)
@@ -282,6 +296,11 @@ def test_failure_leaves_nothing(tmp_path):
     (lambda r: r.sections[0].tables.append(Table("t0", pd.DataFrame(), max_rows=0)), "max_rows"),
     (lambda r: setattr(r, "verdicts", pd.DataFrame({"claim": ["S1"]})), "'verdict' column"),
     (lambda r: r.sections[0].figures.append(Figure("nofig", object())), "savefig"),
+    (lambda r: r.sections[0].games.append(_game("g1")), "two games"),
+    (lambda r: r.sections[1].games.append(Game("g2", "<html>", [Picture("end", "<p>", 3)])),
+     "not an SVG document"),
+    (lambda r: r.sections[1].games.append(Game("g2", "<html>", [Picture("a b", _SVG, 3)])),
+     "file stem"),
 ])
 def test_bad_reports_refused_before_writing(tmp_path, change, message):
     report = _report()
@@ -299,3 +318,19 @@ def test_parent_checked_up_front(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="not writable") as err:
         write_report(_report(), tmp_path / "out")
     assert "\n" not in str(err.value) and list(tmp_path.iterdir()) == []
+
+
+def test_games_are_pictures_linking_their_viewer_pages(written):
+    """A sample game: its pictures as SVG files, each a link to the game's page (written as
+    given) at the picture's event, in the HTML and the Markdown; its text escaped."""
+    out, index = written
+    assert (out / "games" / "g1.html").read_text() == _game("g1").page
+    for label in ("setup", "end"):
+        assert (out / "games" / f"g1-{label}.svg").read_text() == _SVG
+    html = index.read_text(encoding="utf-8")
+    assert '<a href="games/g1.html#event=12"' in html and 'src="games/g1-setup.svg"' in html
+    assert '<a href="games/g1.html#event=99"' in html and 'width="500" height="375"' in html
+    assert NASTY not in html and "at the end &lt;script&gt;" in html
+    md = (out / "index.md").read_text(encoding="utf-8")
+    assert "(games/g1-end.svg)](games/g1.html#event=99)" in md
+    assert "[step through the game](games/g1.html)" in md
