@@ -71,6 +71,7 @@ def centre(loc: int) -> tuple[float, float]:
     return g.centres[loc]
 
 
+@lru_cache(maxsize=1024)
 def corners(h: int, scale: float = 1.0) -> tuple[tuple[float, float], ...]:
     """The 6 corners of hex ``h`` (pointy-top), optionally shrunk towards its centre."""
     cx, cy = geometry().centres[h]

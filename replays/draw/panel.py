@@ -39,7 +39,7 @@ def _seat_lines(s: dict, players: int) -> tuple[str, str, str]:
     if players == 2:
         who += f" · player {s['player']}"
     first = (f"to place {s['to_place']} · " if s["to_place"] else "") + (
-        f"rescued {s['rescued']} = {s['value']} pts · on board {s['on_board']} · "
+        f"rescued {s['rescued']} worth {s['value']} · on board {s['on_board']} · "
         f"tiles {s['tiles']}")
     return who, first, _lost(s)
 

@@ -121,7 +121,7 @@ def board_shapes() -> tuple:
         for k, a in enumerate(BOARD.isle_access[code]):
             ax, ay = g.centres[a]
             out.append(Line(f"{grp}.jetty{k}", grp, ((round(bx, 2), round(by, 2)),
-                            (round(bx + 0.6 * (ax - bx), 2), round(by + 0.6 * (ay - by), 2))),
+                            (round(bx + 0.8 * (ax - bx), 2), round(by + 0.8 * (ay - by), 2))),
                             S.ISLE_EDGE, 5.0))
         out.append(Rect(f"{grp}.box", grp, x, y, w, h, S.ISLE, S.ISLE_EDGE, 2.0, 10.0))
         out.append(Text(f"{grp}.name", grp, round(bx, 2), round(y + 0.22 * L.R, 2),
@@ -130,6 +130,21 @@ def board_shapes() -> tuple:
 
 
 # ---------------------------------------------------------------------------- dynamic
+_WHERE: dict = {}
+
+
+def _where_at(log: dict, i: int):
+    """``_where`` of event ``i``'s position, remembered for the next scene (whose "before" it is)."""
+    after = log["events"][i]["after"]
+    key = (id(log), i)
+    hit = _WHERE.get(key)
+    if hit is None or hit[0] is not after:
+        if len(_WHERE) > 6:
+            _WHERE.clear()
+        hit = _WHERE[key] = (after, _where(after, log))
+    return hit[1]
+
+
 def _where(after: dict, log: dict):
     """Every piece's pixel position and the shapes of the pieces, for one snapshot.
 
@@ -340,8 +355,8 @@ def scene(log: dict, i: int) -> Scene:
         raise IndexError(f"event {i} is outside the game: accepted 0..{n - 1}")
     ev = log["events"][i]
     after = ev["after"]
-    now, shapes, titles = _where(after, log)
-    before = _where(log["events"][i - 1]["after"], log)[0] if i else {}
+    now, shapes, titles = _where_at(log, i)
+    before = _where_at(log, i - 1)[0] if i else {}
     last = _last_event(log, i, before, now)
     rule = rule_of(ev)
     text = event_text(log, i)

@@ -7,6 +7,8 @@ in lightness as well as hue: beach light, forest mid, mountain dark, sea a mid b
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 SEAT_COLOURS = ("#D55E00", "#0072B2", "#009E73", "#F0E442", "#CC79A7", "#E69F00")
 SEAT_NAMES = ("vermillion", "blue", "green", "yellow", "purple", "orange")
 
@@ -48,6 +50,7 @@ def luminance(colour: str) -> float:
     return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
 
 
+@lru_cache(maxsize=256)
 def text_on(colour: str) -> str:
     """Black or white, whichever contrasts more with ``colour``."""
     lum = luminance(colour)
