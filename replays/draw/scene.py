@@ -110,9 +110,9 @@ def board_shapes() -> tuple:
         fill = S.LAGOON if h == BOARD.lagoon else S.SEA
         out.append(Polygon(f"{grp}.shape", grp, L.corners(h), fill, S.SEA_EDGE, 1.0))
         r, c = BOARD.rc[h]
-        out.append(Text(f"{grp}.rc", grp, cx, round(cy - 0.76 * L.R, 2), f"{r},{c}", 8.5, S.COORD))
+        out.append(Text(f"{grp}.rc", grp, cx, round(cy - 0.76 * L.R, 2), f"{r},{c}", 9.0, S.COORD))
         if h == BOARD.lagoon:
-            out.append(Text(f"{grp}.name", grp, cx, round(cy + 0.74 * L.R, 2), "lagoon", 8.5,
+            out.append(Text(f"{grp}.name", grp, cx, round(cy + 0.74 * L.R, 2), "lagoon", 9.0,
                             S.COORD))
     for code, (x, y, w, h) in g.isles.items():
         name = BOARD.ISLE_NAMES[code - BOARD.isle0]
@@ -179,7 +179,7 @@ def _where(after: dict, log: dict):
         cx, cy = g.centres[h]
         tiles += [Polygon(f"{grp}.shape", grp, L.corners(h, 0.96), S.TERRAIN[kind],
                           S.TERRAIN_EDGE[kind], 1.5),
-                  Text(f"{grp}.rc", grp, cx, round(cy - 0.76 * L.R, 2), f"{r},{c}", 8.5,
+                  Text(f"{grp}.rc", grp, cx, round(cy - 0.76 * L.R, 2), f"{r},{c}", 9.0,
                        S.TERRAIN_EDGE[kind] if kind == "beach" else S.PAPER)]
         titles[grp] = f"{kind} tile at ({r},{c})"
 
@@ -200,11 +200,12 @@ def _where(after: dict, log: dict):
             continue
         here = sorted(creatures[h], key=lambda x: (KINDS.index(x[0]), x[1]))
         sl = L.slots(len(here), len(boats[h]), len(sea[h]))
+        big = 1.4 if len(here) == 1 and not boats[h] and not sea[h] else 1.0   # alone: larger
         for (kind, k), (dx, dy) in zip(here, sl.creatures):
             grp = f"{kind}-{k}"
             x, y = round(cx + dx, 2), round(cy + dy, 2)
             pos[grp] = (x, y, h)
-            markers.extend(P.creature(grp, kind, x, y, sl.r))
+            markers.extend(P.creature(grp, kind, x, y, sl.r * big))
             titles[grp] = f"{kind} {k} at {rc}"
         for (b, passengers), seats in zip(sorted(boats[h]), sl.boats):
             grp = f"boat-{b}"
