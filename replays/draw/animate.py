@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-from . import raster
+from . import raster, style
 from .gifwriter import GifStream
 from .scene import scene
 
@@ -44,7 +44,7 @@ def _images(log: dict, frames: str, scale: float, progress=None):
 def gif(log: dict, fp, frames: str = "events", scale: float = GIF_SCALE, progress=None) -> int:
     """Write the game as an animated GIF to the binary file ``fp``; returns the frame count."""
     idx = frame_events(log, frames)
-    out = GifStream(fp)
+    out = GifStream(fp, exact=[style.rgb(c) for c in style.all_colours()])
     for k, (_, im) in enumerate(_images(log, frames, scale, progress)):
         out.add(im, HOLD_MS if k == len(idx) - 1 else FRAME_MS[frames])
     out.close()

@@ -138,5 +138,5 @@ def image(scene, scale: float = 1.0) -> Image.Image:
 
 def png(scene, scale: float = 1.0) -> bytes:
     buf = io.BytesIO()
-    image(scene, scale).save(buf, "PNG", optimize=False, compress_level=6)
+    image(scene, scale).save(buf, "PNG", compress_level=3)
     return buf.getvalue()

@@ -24,6 +24,7 @@ INK = "#1A1A1A"                  # outlines and text on light ground
 PAPER = "#FFFFFF"
 MUTED = "#5A5A5A"
 PANEL = "#F7F7F4"
+TO_MOVE = "#FFF1B8"              # the scoreboard row of the seat to move
 BOAT = "#8A5A2B"
 BOAT_EDGE = "#3D2610"
 BOAT_SEAT = "#C8A070"
@@ -59,3 +60,22 @@ def text_on(colour: str) -> str:
 
 def rgb(colour: str) -> tuple[int, int, int]:
     return tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
+
+
+def all_colours() -> list[str]:
+    """Every colour named here (an animation's palette keeps them exact)."""
+    out = []
+
+    def add(v):
+        if isinstance(v, str) and v.startswith("#") and len(v) == 7 and v not in out:
+            out.append(v)
+        elif isinstance(v, (tuple, list)):
+            for x in v:
+                add(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                add(x)
+    for name, value in list(globals().items()):
+        if name.isupper():
+            add(value)
+    return out
