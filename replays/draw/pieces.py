@@ -22,7 +22,8 @@ def token(group: str, x: float, y: float, r: float, colour: str, label: str,
           protected: bool = False) -> list:
     out = []
     if protected:                         # X5.5: a dolphin guards this swimmer
-        out.append(Circle(f"{group}.protect", group, x, y, r + 3.2, None, S.CREATURE["dolphin"][0], 2.6))
+        out += [Circle(f"{group}.protect-edge", group, x, y, r + 3.4, None, S.INK, 4.6),
+                Circle(f"{group}.protect", group, x, y, r + 3.4, None, S.CREATURE["dolphin"][0], 2.6)]
     out += [Circle(f"{group}.halo", group, x, y, r + 1.2, S.PAPER),
             Circle(f"{group}.token", group, x, y, r, colour, S.INK, 1.3),
             Text(f"{group}.value", group, x, y, label, round(r * 1.25, 1), S.text_on(colour),

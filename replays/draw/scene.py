@@ -5,7 +5,7 @@ all start here): ``scene(log, i)`` reads only the log (``docs/replay-log.md``): 
 is event ``i``'s ``after`` snapshot, so any moment of a saved game can be drawn without the
 engine. The shapes come in two lists: ``static`` (sea, hex outlines, lagoon, safe isles: the
 same for every event of every game) and ``dynamic`` (land tiles, explorers, boats, creatures,
-the isles' rescued explorers, the last event's arrow or outline), each shape in a group named
+the last event's arrow or outline, the isles' rescued explorers), each shape in a group named
 by its piece (``tile-17``, ``ex-23``, ``boat-4``, ``shark-1``, ``safe-NW``, ``last-event``)
 so that a viewer can swap just the pieces that changed.
 """
@@ -148,7 +148,8 @@ def _where_at(log: dict, i: int):
 def _where(after: dict, log: dict):
     """Every piece's pixel position and the shapes of the pieces, for one snapshot.
 
-    Returns (positions: group -> (x, y, hex or isle code), shapes in drawing order, titles)."""
+    Returns (positions: group -> (x, y, hex or isle code), (tile shapes, the other pieces'
+    shapes in drawing order), titles)."""
     values = {x["id"]: x["value"] for x in log["explorers"]}
     land, sea, safe = defaultdict(list), defaultdict(list), defaultdict(list)
     for e, loc, at in after["explorers"]:
@@ -229,7 +230,7 @@ def _where(after: dict, log: dict):
             badges.extend(P.isle_badge(grp, seat, box, len(per_seat[seat]), sum(per_seat[seat])))
         titles[grp] = f"rescued on isle {name}: " + ", ".join(
             f"seat {s} {len(v)} worth {sum(v)}" for s, v in sorted(per_seat.items()))
-    return pos, tiles + badges + hulls + markers + tokens, titles
+    return pos, (tiles, badges + hulls + markers + tokens), titles
 
 
 def _last_event(log: dict, i: int, before, now) -> list:
@@ -363,5 +364,6 @@ def scene(log: dict, i: int) -> Scene:
     text = event_text(log, i)
     header = [_title(log), _status(log, i, rule)] + textwrap.wrap(text, 120)[:2]
     g = L.geometry()
+    tiles, pieces = shapes        # the last event goes under the pieces: it never hides one
     return Scene(g.width, g.height, i, rule, text, header, _scores(log, after), board_shapes(),
-                 tuple(shapes + last), titles, _seat_to_move(log, i), log["settings"])
+                 tuple(tiles + last + pieces), titles, _seat_to_move(log, i), log["settings"])

@@ -102,7 +102,7 @@ def write_picture(log: dict, i: int, out: str, scale: float = 1.0) -> None:
 @click.option("--out", required=True, metavar="FILE",
               help="The picture to write: FILE.png or FILE.svg.")
 @click.option("--scale", type=click.FloatRange(0.25, 4.0), default=1.0, show_default=True,
-              help="Size factor of a PNG (1 = about 1400 x 1000 px).")
+              help="Size factor of a PNG (1 = about 1500 x 1080 px).")
 @rule_options
 def draw(log_path, seed, game, players, strategies, plugins, event, turn, out, scale, **rules):
     """Draw the board after one event of a game, to PNG or SVG.
