@@ -13,10 +13,24 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from draw_log import (
+    BOAT_HEX,
+    CROWD,
+    CROWD_IDS,
+    EMPTY,
+    GONE,
+    LAND_A,
+    LAND_FROM,
+    SERPENT_HEX,
+    SHARK_HEX,
+    SQUID_HEX,
+    SWIM_HEX,
+    WHALE_HEX,
+    make_log,
+    terrain,
+)
 from PIL import Image, ImageChops, ImageStat
 
-from draw_log import (BOAT_HEX, CROWD, CROWD_IDS, EMPTY, GONE, LAND_A, LAND_FROM, SERPENT_HEX,
-                      SHARK_HEX, SQUID_HEX, SWIM_HEX, WHALE_HEX, make_log, terrain)
 from replays.board import BOARD
 from replays.draw import animate, layout, raster, scene, style, svg
 from replays.draw.panel import page
@@ -226,7 +240,7 @@ def test_rule_ids_exist_in_the_rules():
                                                       "island_gone")]
     for ev in events:
         rid = rule_of(ev)
-        assert re.search(rf"(\| {re.escape(rid)} \||^## {re.escape(rid)} )", rules, re.M), (ev, rid)
+        assert re.search(rf"(\| {re.escape(rid)} \||^## {re.escape(rid)} )", rules, re.MULTILINE), (ev, rid)
     assert rule_of({"type": "creature", "kind": "shark"}) == "B6.9"
 
 

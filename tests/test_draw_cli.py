@@ -11,9 +11,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from cli_harness import ROOT, assert_usage_error, invoke, listing, runner
 from PIL import Image
 
-from cli_harness import ROOT, assert_usage_error, invoke, listing, runner
 from simulator.cli import main
 from simulator.replay import game_log
 from simulator.settings import Settings
@@ -170,7 +170,7 @@ BAD_REPLAY = {
 
 @pytest.mark.parametrize("case", sorted(BAD_REPLAY))
 def test_replay_animation_bad_input(case, tmp_path, monkeypatch):
-    import replays.draw.animate as animate
+    from replays.draw import animate
     monkeypatch.setattr(animate, "ffmpeg", lambda: None)
     args, needle = BAD_REPLAY[case]
     before = listing(tmp_path)

@@ -21,7 +21,7 @@ from ..text import event_text
 from . import layout as L
 from . import pieces as P
 from . import style as S
-from .shapes import Circle, Line, Polygon, Rect, Text
+from .shapes import Line, Polygon, Rect, Text
 
 SLOTS = 10                                 # explorer id = seat * 10 + slot
 KINDS = S.KINDS
@@ -29,7 +29,7 @@ CAUSES = ("serpent", "shark", "whale", "whirlpool", "squid")
 BACKS = ("whale", "shark", "boat", "whirlpool", "volcano", "dolphin", "wind", "move_serpent",
          "move_shark", "move_whale", "defend_shark", "defend_whale")
 PLAYER_NAMES = "ABCDEF"
-__all__ = ["Scene", "scene", "turn_start", "event_text", "rule_of", "board_shapes"]
+__all__ = ["Scene", "board_shapes", "event_text", "rule_of", "scene", "turn_start"]
 
 
 @dataclass(frozen=True)
@@ -252,9 +252,7 @@ def _last_event(log: dict, i: int, before, now) -> list:
             return P.arrow(grp, _trim(pts))
         return hexline(path[-1]) if path else []
 
-    if t in ("place_explorer", "place_boat", "sink"):
-        out = hexline(ev["hex"])
-    elif t == "squid":
+    if t in ("place_explorer", "place_boat", "sink", "squid"):
         out = hexline(ev["hex"])
     elif t in ("move", "bonus"):
         piece = f"ex-{ev['id']}" if ev["what"] == "explorer" else f"boat-{ev['id']}"
