@@ -277,7 +277,9 @@ def test_mp4_needs_ffmpeg(log, tmp_path, monkeypatch):
 
 def _fake_ffmpeg(tmp_path, body: str) -> str:
     exe = tmp_path / "ffmpeg"
-    exe.write_text(f"#!{sys.executable}\nimport sys\n{body}\n")
+    exe.write_text(f"#!{sys.executable}\nimport sys\n"
+                   "if '-encoders' in sys.argv:\n    print(' V..... libx264')\n    sys.exit(0)\n"
+                   f"{body}\n")
     exe.chmod(0o755)
     return str(exe)
 
@@ -299,3 +301,12 @@ def test_a_failing_ffmpeg_is_one_line(log, tmp_path):
                                  "print('Unknown encoder libx264', file=sys.stderr)\nsys.exit(1)")
     with pytest.raises(RuntimeError, match="ffmpeg failed .exit 1.: Unknown encoder libx264"):
         animate.mp4(log, str(tmp_path / "g.mp4"), "turns", scale=0.3, executable=exe)
+
+
+@pytest.mark.parametrize("encoders, codec", [(" V..... libx264  H.264", "libx264"),
+                                             (" V..... mpeg4", "mpeg4")])
+def test_mp4_uses_h264_when_ffmpeg_has_it(log, tmp_path, encoders, codec):
+    exe = tmp_path / "ffmpeg"
+    exe.write_text(f"#!{sys.executable}\nimport sys\nprint({encoders!r})\n")
+    exe.chmod(0o755)
+    assert animate._codec(str(exe))[1] == codec
