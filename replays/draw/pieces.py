@@ -34,7 +34,7 @@ def token(group: str, x: float, y: float, r: float, colour: str, label: str,
 def boat(group: str, seats: tuple, r: float) -> list:
     """A hull around the three passenger seats ``seats`` (left to right, one row)."""
     (xl, y), _, (xr, _) = seats
-    top, bottom = y - 1.2 * r, y + 1.2 * r
+    top, bottom = y - 1.05 * r, y + 1.1 * r      # low enough not to reach the next row up
     hull = (_p(xl - 1.5 * r, top), _p(xr + 1.5 * r, top), _p(xr + 0.9 * r, bottom),
             _p(xl - 0.9 * r, bottom))
     out = [Polygon(f"{group}.hull", group, hull, S.BOAT, S.BOAT_EDGE, 1.6)]

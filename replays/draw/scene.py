@@ -201,7 +201,8 @@ def _where(after: dict, log: dict):
             continue
         here = sorted(creatures[h], key=lambda x: (KINDS.index(x[0]), x[1]))
         sl = L.slots(len(here), len(boats[h]), len(sea[h]))
-        big = 1.4 if len(here) == 1 and not boats[h] and not sea[h] else 1.0   # alone: larger
+        # a creature alone is drawn larger; beside a boat's hull a little smaller
+        big = 1.4 if len(here) == 1 and not boats[h] and not sea[h] else (0.92 if boats[h] else 1.0)
         for (kind, k), (dx, dy) in zip(here, sl.creatures):
             grp = f"{kind}-{k}"
             x, y = round(cx + dx, 2), round(cy + dy, 2)
