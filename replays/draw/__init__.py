@@ -15,4 +15,4 @@ raster output (``raster``, ``animate``), imported when used.
 """
 from .scene import Scene, event_text, rule_of, scene, turn_start
 
-__all__ = ["Scene", "scene", "turn_start", "event_text", "rule_of"]
+__all__ = ["Scene", "event_text", "rule_of", "scene", "turn_start"]

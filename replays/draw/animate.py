@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-from . import raster
+from . import raster, style
 from .gifwriter import GifStream
 from .scene import scene
 
@@ -44,7 +44,7 @@ def _images(log: dict, frames: str, scale: float, progress=None):
 def gif(log: dict, fp, frames: str = "events", scale: float = GIF_SCALE, progress=None) -> int:
     """Write the game as an animated GIF to the binary file ``fp``; returns the frame count."""
     idx = frame_events(log, frames)
-    out = GifStream(fp)
+    out = GifStream(fp, exact=[style.rgb(c) for c in style.all_colours()])
     for k, (_, im) in enumerate(_images(log, frames, scale, progress)):
         out.add(im, HOLD_MS if k == len(idx) - 1 else FRAME_MS[frames])
     out.close()
@@ -56,9 +56,19 @@ def ffmpeg() -> str | None:
     return shutil.which("ffmpeg")
 
 
+def _codec(exe: str) -> list[str]:
+    """H.264 when this ffmpeg has it (most builds), else its built-in MPEG-4 encoder."""
+    try:
+        out = subprocess.run([exe, "-hide_banner", "-encoders"], stdin=subprocess.DEVNULL,
+                             capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        out = ""
+    return ["-c:v", "libx264"] if "libx264" in out else ["-c:v", "mpeg4", "-q:v", "3"]
+
+
 def mp4(log: dict, path: str, frames: str = "events", scale: float = 1.0, progress=None,
         executable: str | None = None) -> int:
-    """Write the game as an H.264 MP4 to ``path`` by piping frames to ffmpeg; returns the
+    """Write the game as an MP4 (H.264) to ``path`` by piping frames to ffmpeg; returns the
     frame count (the held last frame counted once). ``RuntimeError`` with ffmpeg's last line
     if it fails; ``FileNotFoundError`` when there is no ffmpeg."""
     exe = executable or ffmpeg()
@@ -66,6 +76,7 @@ def mp4(log: dict, path: str, frames: str = "events", scale: float = 1.0, progre
         raise FileNotFoundError("ffmpeg is not on PATH; --mp4 needs ffmpeg (or write a --gif)")
     fps = 1000 / FRAME_MS[frames]
     hold = max(1, round(HOLD_MS / FRAME_MS[frames]))
+    codec = _codec(exe)
     proc = None
     count = 0
     try:
@@ -75,7 +86,7 @@ def mp4(log: dict, path: str, frames: str = "events", scale: float = 1.0, progre
                 cmd = [exe, "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgb24",
                        "-s", f"{w}x{h}", "-r", f"{fps:g}", "-i", "-",
                        "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2:color=white",
-                       "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart",
+                       *codec, "-pix_fmt", "yuv420p", "-movflags", "+faststart",
                        "-f", "mp4", path]
                 proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
             data = im.tobytes()

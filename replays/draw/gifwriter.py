@@ -56,16 +56,26 @@ def _blocks(data: bytes):
 class GifStream:
     """``add(frame, ms)`` for each RGB frame (all the same size), then ``close()``."""
 
-    def __init__(self, fp, palette: Image.Image | None = None, loop: int = 0):
-        self.fp, self.loop, self.palette = fp, loop, palette
+    def __init__(self, fp, exact=(), loop: int = 0):
+        """``exact``: (r, g, b) colours the palette must hold as they are (the picture's own
+        colours); the rest of the palette comes from the first frame's median cut."""
+        self.fp, self.loop, self.exact = fp, loop, list(dict.fromkeys(exact))[:CLEAR]
+        self.palette = None
         self.gct = None
         self.previous = None
         self.frames = 0
 
     def _quantize(self, rgb: Image.Image) -> Image.Image:
         if self.palette is None:                     # the first frame chooses the palette
-            self.palette = rgb.quantize(CLEAR, method=Image.Quantize.MEDIANCUT,
-                                        dither=Image.Dither.NONE)
+            cut = rgb.quantize(CLEAR - len(self.exact), method=Image.Quantize.MEDIANCUT,
+                               dither=Image.Dither.NONE).getpalette()
+            colours = list(self.exact)
+            for k in range(0, len(cut), 3):
+                c = tuple(cut[k:k + 3])
+                if c not in colours and len(colours) < CLEAR:
+                    colours.append(c)
+            self.palette = Image.new("P", (1, 1))        # at most 255: index 255 stays free
+            self.palette.putpalette([v for c in colours for v in c])
         return rgb.quantize(palette=self.palette, dither=Image.Dither.NONE)
 
     def add(self, rgb: Image.Image, ms: int) -> None:

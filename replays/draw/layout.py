@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from ..board import BOARD
 
-R = 44.0                                  # hex size: centre to corner, px
+R = 48.0                                  # hex size: centre to corner, px
 W = math.sqrt(3) * R                      # hex width (pointy-top): centre to centre in a row
 INRADIUS = W / 2
 PAD = 14.0                                # margin around everything drawn
@@ -71,6 +71,7 @@ def centre(loc: int) -> tuple[float, float]:
     return g.centres[loc]
 
 
+@lru_cache(maxsize=1024)
 def corners(h: int, scale: float = 1.0) -> tuple[tuple[float, float], ...]:
     """The 6 corners of hex ``h`` (pointy-top), optionally shrunk towards its centre."""
     cx, cy = geometry().centres[h]

@@ -39,7 +39,7 @@ def _seat_lines(s: dict, players: int) -> tuple[str, str, str]:
     if players == 2:
         who += f" · player {s['player']}"
     first = (f"to place {s['to_place']} · " if s["to_place"] else "") + (
-        f"rescued {s['rescued']} = {s['value']} pts · on board {s['on_board']} · "
+        f"rescued {s['rescued']} worth {s['value']} · on board {s['on_board']} · "
         f"tiles {s['tiles']}")
     return who, first, _lost(s)
 
@@ -109,7 +109,7 @@ def page(scene) -> Page:
     for s in scene.scores:
         grp = f"score-{s['seat']}"
         if s["seat"] == to_move:
-            out.append(Rect(f"{grp}.now", grp, x0 - 8, y - 1, PANEL_W - 12, SEAT_H - 2, "#FFF1B8",
+            out.append(Rect(f"{grp}.now", grp, x0 - 8, y - 1, PANEL_W - 12, SEAT_H - 2, S.TO_MOVE,
                             S.INK, 1.0, 5))
         out.append(Rect(f"{grp}.swatch", grp, x0, y + 6, 16, 16, s["colour"], S.INK, 1.2, 3))
         who, first, lost = _seat_lines(s, players)
@@ -119,6 +119,15 @@ def page(scene) -> Page:
                 Text(f"{grp}.score", grp, x0 + 24, y + 32, first, 12, S.INK, "start"),
                 Text(f"{grp}.lost", grp, x0 + 24, y + 47, lost, 12, S.MUTED, "start")]
         y += SEAT_H
+    if players == 2:                      # B4.5: a player's score is the sum of two colours
+        totals = {}
+        for s in scene.scores:
+            n, v = totals.get(s["player"], (0, 0))
+            totals[s["player"]] = (n + s["rescued"], v + s["value"])
+        for p, (n, v) in sorted(totals.items()):
+            out.append(Text(f"scores.player{p}", "scores", x0, y + 6,
+                            f"player {p}: rescued {n} worth {v}", 12, S.INK, "start", True))
+            y += 18
     y += 14
     out.append(Text("legend.title", "legend", x0, y, "Legend", 14, S.INK, "start", True))
     y += 22

@@ -22,7 +22,8 @@ def token(group: str, x: float, y: float, r: float, colour: str, label: str,
           protected: bool = False) -> list:
     out = []
     if protected:                         # X5.5: a dolphin guards this swimmer
-        out.append(Circle(f"{group}.protect", group, x, y, r + 3.2, None, S.CREATURE["dolphin"][0], 2.6))
+        out += [Circle(f"{group}.protect-edge", group, x, y, r + 3.4, None, S.INK, 4.6),
+                Circle(f"{group}.protect", group, x, y, r + 3.4, None, S.CREATURE["dolphin"][0], 2.6)]
     out += [Circle(f"{group}.halo", group, x, y, r + 1.2, S.PAPER),
             Circle(f"{group}.token", group, x, y, r, colour, S.INK, 1.3),
             Text(f"{group}.value", group, x, y, label, round(r * 1.25, 1), S.text_on(colour),
@@ -33,7 +34,7 @@ def token(group: str, x: float, y: float, r: float, colour: str, label: str,
 def boat(group: str, seats: tuple, r: float) -> list:
     """A hull around the three passenger seats ``seats`` (left to right, one row)."""
     (xl, y), _, (xr, _) = seats
-    top, bottom = y - 1.2 * r, y + 1.2 * r
+    top, bottom = y - 1.05 * r, y + 1.1 * r      # low enough not to reach the next row up
     hull = (_p(xl - 1.5 * r, top), _p(xr + 1.5 * r, top), _p(xr + 0.9 * r, bottom),
             _p(xl - 0.9 * r, bottom))
     out = [Polygon(f"{group}.hull", group, hull, S.BOAT, S.BOAT_EDGE, 1.6)]
@@ -54,22 +55,23 @@ def _regular(x, y, rad, n, sx=1.0, sy=1.0):
 
 
 def creature(group: str, kind: str, x: float, y: float, r: float) -> list:
+    """A creature marker within 1.15 r of (x, y): slots are 2.17 r apart, so a marker never
+    touches a neighbouring token (and two markers at most graze)."""
     fill, edge, ink, letter = S.CREATURE[kind]
-    r *= 1.1
-    dy, size = 0.0, r * (1.05 if len(letter) == 1 else 0.92)
+    dy, size = 0.0, r * (1.08 if len(letter) == 1 else 0.95)
     if kind == "serpent":
-        pts = ((x, y - 1.25 * r), (x + 1.2 * r, y), (x, y + 1.25 * r), (x - 1.2 * r, y))
-        pts = tuple(_p(*q) for q in pts)
+        pts = tuple(_p(*q) for q in ((x, y - 1.18 * r), (x + 1.15 * r, y), (x, y + 1.18 * r),
+                                     (x - 1.15 * r, y)))
     elif kind == "shark":                 # a fin
-        pts = (_p(x - 1.25 * r, y + 0.95 * r), _p(x + 1.2 * r, y + 0.95 * r),
-               _p(x + 0.45 * r, y - 1.25 * r), _p(x - 0.2 * r, y - 0.55 * r))
-        dy, size = 0.33 * r, r * 0.86
+        pts = (_p(x - 1.15 * r, y + 0.85 * r), _p(x + 1.12 * r, y + 0.85 * r),
+               _p(x + 0.42 * r, y - 1.15 * r), _p(x - 0.2 * r, y - 0.5 * r))
+        dy, size = 0.3 * r, r * 0.88
     elif kind == "whale":
-        pts = _regular(x, y, r, 18, sx=1.3, sy=0.85)
+        pts = _regular(x, y, r, 18, sx=1.15, sy=0.8)
     elif kind == "dolphin":
-        pts = _regular(x, y + 0.08 * r, 1.15 * r, 5)
+        pts = _regular(x, y + 0.08 * r, 1.1 * r, 5)
     else:                                 # squid: an eight-armed star
-        pts = _star(x, y, 1.3 * r, 0.72 * r, 8)
+        pts = _star(x, y, 1.17 * r, 0.7 * r, 8)
     return [Polygon(f"{group}.marker", group, pts, fill, edge, 1.4),
             Text(f"{group}.letter", group, x, round(y + dy, 2), letter, round(size, 1), ink,
                  bold=True)]

@@ -47,6 +47,17 @@ def font(size: float, bold: bool = False):
         return ImageFont.load_default()
 
 
+@lru_cache(maxsize=8192)
+def _text_mask(text: str, size: int, bold: bool, anchor: str):
+    """The text's coverage mask and its offset from the anchor point (glyphs are rendered once
+    per text and size: token values and hex labels repeat on every frame)."""
+    f = font(size, bold)
+    left, top, right, bottom = f.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor=anchor)
+    return mask, left, top
+
+
 @lru_cache(maxsize=256)
 def _colour(c):
     return None if c is None else rgb(c)
@@ -79,8 +90,10 @@ def draw_shapes(im: Image.Image, shapes, k: float, dx: float = 0.0, dy: float = 
             d.rounded_rectangle((x0, y0, x1, y1), radius=s.rx * k, fill=_colour(s.fill),
                                 outline=_colour(s.stroke) if w else None, width=w)
         elif isinstance(s, Text):
-            d.text(P(s.x, s.y), s.text, fill=_colour(s.fill), font=font(s.size * k, s.bold),
-                   anchor=ANCHOR[s.anchor])
+            mask, left, top = _text_mask(s.text, max(1, round(s.size * k)), s.bold,
+                                         ANCHOR[s.anchor])
+            x, y = P(s.x, s.y)
+            im.paste(_colour(s.fill), (round(x) + left, round(y) + top), mask)
         elif isinstance(s, Line):
             pts, head = arrow_parts(s) if s.arrow else (s.points, None)
             pts = [P(*q) for q in pts]
@@ -125,5 +138,5 @@ def image(scene, scale: float = 1.0) -> Image.Image:
 
 def png(scene, scale: float = 1.0) -> bytes:
     buf = io.BytesIO()
-    image(scene, scale).save(buf, "PNG", optimize=False, compress_level=6)
+    image(scene, scale).save(buf, "PNG", compress_level=3)
     return buf.getvalue()

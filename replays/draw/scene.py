@@ -5,7 +5,7 @@ all start here): ``scene(log, i)`` reads only the log (``docs/replay-log.md``): 
 is event ``i``'s ``after`` snapshot, so any moment of a saved game can be drawn without the
 engine. The shapes come in two lists: ``static`` (sea, hex outlines, lagoon, safe isles: the
 same for every event of every game) and ``dynamic`` (land tiles, explorers, boats, creatures,
-the isles' rescued explorers, the last event's arrow or outline), each shape in a group named
+the last event's arrow or outline, the isles' rescued explorers), each shape in a group named
 by its piece (``tile-17``, ``ex-23``, ``boat-4``, ``shark-1``, ``safe-NW``, ``last-event``)
 so that a viewer can swap just the pieces that changed.
 """
@@ -21,7 +21,7 @@ from ..text import event_text
 from . import layout as L
 from . import pieces as P
 from . import style as S
-from .shapes import Circle, Line, Polygon, Rect, Text
+from .shapes import Line, Polygon, Rect, Text
 
 SLOTS = 10                                 # explorer id = seat * 10 + slot
 KINDS = S.KINDS
@@ -29,7 +29,7 @@ CAUSES = ("serpent", "shark", "whale", "whirlpool", "squid")
 BACKS = ("whale", "shark", "boat", "whirlpool", "volcano", "dolphin", "wind", "move_serpent",
          "move_shark", "move_whale", "defend_shark", "defend_whale")
 PLAYER_NAMES = "ABCDEF"
-__all__ = ["Scene", "scene", "turn_start", "event_text", "rule_of", "board_shapes"]
+__all__ = ["Scene", "board_shapes", "event_text", "rule_of", "scene", "turn_start"]
 
 
 @dataclass(frozen=True)
@@ -110,9 +110,9 @@ def board_shapes() -> tuple:
         fill = S.LAGOON if h == BOARD.lagoon else S.SEA
         out.append(Polygon(f"{grp}.shape", grp, L.corners(h), fill, S.SEA_EDGE, 1.0))
         r, c = BOARD.rc[h]
-        out.append(Text(f"{grp}.rc", grp, cx, round(cy - 0.76 * L.R, 2), f"{r},{c}", 8.5, S.COORD))
+        out.append(Text(f"{grp}.rc", grp, cx, round(cy - 0.76 * L.R, 2), f"{r},{c}", 9.0, S.COORD))
         if h == BOARD.lagoon:
-            out.append(Text(f"{grp}.name", grp, cx, round(cy + 0.74 * L.R, 2), "lagoon", 8.5,
+            out.append(Text(f"{grp}.name", grp, cx, round(cy + 0.74 * L.R, 2), "lagoon", 9.0,
                             S.COORD))
     for code, (x, y, w, h) in g.isles.items():
         name = BOARD.ISLE_NAMES[code - BOARD.isle0]
@@ -121,7 +121,7 @@ def board_shapes() -> tuple:
         for k, a in enumerate(BOARD.isle_access[code]):
             ax, ay = g.centres[a]
             out.append(Line(f"{grp}.jetty{k}", grp, ((round(bx, 2), round(by, 2)),
-                            (round(bx + 0.6 * (ax - bx), 2), round(by + 0.6 * (ay - by), 2))),
+                            (round(bx + 0.8 * (ax - bx), 2), round(by + 0.8 * (ay - by), 2))),
                             S.ISLE_EDGE, 5.0))
         out.append(Rect(f"{grp}.box", grp, x, y, w, h, S.ISLE, S.ISLE_EDGE, 2.0, 10.0))
         out.append(Text(f"{grp}.name", grp, round(bx, 2), round(y + 0.22 * L.R, 2),
@@ -130,10 +130,26 @@ def board_shapes() -> tuple:
 
 
 # ---------------------------------------------------------------------------- dynamic
+_WHERE: dict = {}
+
+
+def _where_at(log: dict, i: int):
+    """``_where`` of event ``i``'s position, remembered for the next scene (whose "before" it is)."""
+    after = log["events"][i]["after"]
+    key = (id(log), i)
+    hit = _WHERE.get(key)
+    if hit is None or hit[0] is not after:
+        if len(_WHERE) > 6:
+            _WHERE.clear()
+        hit = _WHERE[key] = (after, _where(after, log))
+    return hit[1]
+
+
 def _where(after: dict, log: dict):
     """Every piece's pixel position and the shapes of the pieces, for one snapshot.
 
-    Returns (positions: group -> (x, y, hex or isle code), shapes in drawing order, titles)."""
+    Returns (positions: group -> (x, y, hex or isle code), (tile shapes, the other pieces'
+    shapes in drawing order), titles)."""
     values = {x["id"]: x["value"] for x in log["explorers"]}
     land, sea, safe = defaultdict(list), defaultdict(list), defaultdict(list)
     for e, loc, at in after["explorers"]:
@@ -164,7 +180,7 @@ def _where(after: dict, log: dict):
         cx, cy = g.centres[h]
         tiles += [Polygon(f"{grp}.shape", grp, L.corners(h, 0.96), S.TERRAIN[kind],
                           S.TERRAIN_EDGE[kind], 1.5),
-                  Text(f"{grp}.rc", grp, cx, round(cy - 0.76 * L.R, 2), f"{r},{c}", 8.5,
+                  Text(f"{grp}.rc", grp, cx, round(cy - 0.76 * L.R, 2), f"{r},{c}", 9.0,
                        S.TERRAIN_EDGE[kind] if kind == "beach" else S.PAPER)]
         titles[grp] = f"{kind} tile at ({r},{c})"
 
@@ -185,11 +201,13 @@ def _where(after: dict, log: dict):
             continue
         here = sorted(creatures[h], key=lambda x: (KINDS.index(x[0]), x[1]))
         sl = L.slots(len(here), len(boats[h]), len(sea[h]))
+        # a creature alone is drawn larger; beside a boat's hull a little smaller
+        big = 1.4 if len(here) == 1 and not boats[h] and not sea[h] else (0.92 if boats[h] else 1.0)
         for (kind, k), (dx, dy) in zip(here, sl.creatures):
             grp = f"{kind}-{k}"
             x, y = round(cx + dx, 2), round(cy + dy, 2)
             pos[grp] = (x, y, h)
-            markers.extend(P.creature(grp, kind, x, y, sl.r))
+            markers.extend(P.creature(grp, kind, x, y, sl.r * big))
             titles[grp] = f"{kind} {k} at {rc}"
         for (b, passengers), seats in zip(sorted(boats[h]), sl.boats):
             grp = f"boat-{b}"
@@ -213,7 +231,7 @@ def _where(after: dict, log: dict):
             badges.extend(P.isle_badge(grp, seat, box, len(per_seat[seat]), sum(per_seat[seat])))
         titles[grp] = f"rescued on isle {name}: " + ", ".join(
             f"seat {s} {len(v)} worth {sum(v)}" for s, v in sorted(per_seat.items()))
-    return pos, tiles + badges + hulls + markers + tokens, titles
+    return pos, (tiles, badges + hulls + markers + tokens), titles
 
 
 def _last_event(log: dict, i: int, before, now) -> list:
@@ -235,9 +253,7 @@ def _last_event(log: dict, i: int, before, now) -> list:
             return P.arrow(grp, _trim(pts))
         return hexline(path[-1]) if path else []
 
-    if t in ("place_explorer", "place_boat", "sink"):
-        out = hexline(ev["hex"])
-    elif t == "squid":
+    if t in ("place_explorer", "place_boat", "sink", "squid"):
         out = hexline(ev["hex"])
     elif t in ("move", "bonus"):
         piece = f"ex-{ev['id']}" if ev["what"] == "explorer" else f"boat-{ev['id']}"
@@ -340,12 +356,13 @@ def scene(log: dict, i: int) -> Scene:
         raise IndexError(f"event {i} is outside the game: accepted 0..{n - 1}")
     ev = log["events"][i]
     after = ev["after"]
-    now, shapes, titles = _where(after, log)
-    before = _where(log["events"][i - 1]["after"], log)[0] if i else {}
+    now, shapes, titles = _where_at(log, i)
+    before = _where_at(log, i - 1)[0] if i else {}
     last = _last_event(log, i, before, now)
     rule = rule_of(ev)
     text = event_text(log, i)
     header = [_title(log), _status(log, i, rule)] + textwrap.wrap(text, 120)[:2]
     g = L.geometry()
+    tiles, pieces = shapes        # the last event goes under the pieces: it never hides one
     return Scene(g.width, g.height, i, rule, text, header, _scores(log, after), board_shapes(),
-                 tuple(shapes + last), titles, _seat_to_move(log, i), log["settings"])
+                 tuple(tiles + last + pieces), titles, _seat_to_move(log, i), log["settings"])

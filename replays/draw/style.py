@@ -7,6 +7,8 @@ in lightness as well as hue: beach light, forest mid, mountain dark, sea a mid b
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 SEAT_COLOURS = ("#D55E00", "#0072B2", "#009E73", "#F0E442", "#CC79A7", "#E69F00")
 SEAT_NAMES = ("vermillion", "blue", "green", "yellow", "purple", "orange")
 
@@ -15,13 +17,14 @@ SEA_DEEP = "#3F6C98"              # around the board
 SEA_EDGE = "#456F99"
 LAGOON = "#8DBFE3"
 TERRAIN = {"beach": "#F3E2AE", "forest": "#5E9C45", "mountain": "#7A6A5D"}
-TERRAIN_EDGE = {"beach": "#B9A46A", "forest": "#3B6A2A", "mountain": "#4E4239"}
+TERRAIN_EDGE = {"beach": "#A08A50", "forest": "#3B6A2A", "mountain": "#4E4239"}
 ISLE = "#E6CF8B"
 ISLE_EDGE = "#6B5A2E"
 INK = "#1A1A1A"                  # outlines and text on light ground
 PAPER = "#FFFFFF"
 MUTED = "#5A5A5A"
 PANEL = "#F7F7F4"
+TO_MOVE = "#FFF1B8"              # the scoreboard row of the seat to move
 BOAT = "#8A5A2B"
 BOAT_EDGE = "#3D2610"
 BOAT_SEAT = "#C8A070"
@@ -48,6 +51,7 @@ def luminance(colour: str) -> float:
     return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
 
 
+@lru_cache(maxsize=256)
 def text_on(colour: str) -> str:
     """Black or white, whichever contrasts more with ``colour``."""
     lum = luminance(colour)
@@ -56,3 +60,22 @@ def text_on(colour: str) -> str:
 
 def rgb(colour: str) -> tuple[int, int, int]:
     return tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
+
+
+def all_colours() -> list[str]:
+    """Every colour named here (an animation's palette keeps them exact)."""
+    out = []
+
+    def add(v):
+        if isinstance(v, str) and v.startswith("#") and len(v) == 7 and v not in out:
+            out.append(v)
+        elif isinstance(v, (tuple, list)):
+            for x in v:
+                add(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                add(x)
+    for name, value in list(globals().items()):
+        if name.isupper():
+            add(value)
+    return out
