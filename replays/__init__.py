@@ -9,4 +9,6 @@ code that wrote the log. Writing a log (which plays the game) stays in ``simulat
 * ``referee``: the independent referee, ``check(log)`` -> the first discrepancy or None.
 * ``text``: a log as a readable turn-by-turn account.
 * ``draw``: board pictures (SVG, PNG) of any moment of a log, and animations (GIF, MP4).
+* ``viewer``: a log as one self-contained HTML page that steps through the game
+  (``build_page(log)``), with the text of the rules its events cite.
 """

@@ -297,7 +297,8 @@ def _games_section(page, manifest, log=None):
                f"only in the tie-break)" if len(labels) > 1 else ""
         caption = (f"**{labels[0]}**{also}: game {SAMPLE_GAME} of seed {seed}, {end} events, "
                    f"{events[-1]['turn']} turns, ended by {record.get('end_reason')}; scores by "
-                   f"colour (seat order): {scores}. Click a board to step through the game from there.")
+                   f"colour (seat order): {scores}. Click a board to step through the game "
+                   f"from there.")
         games.append(page.Game(
             re.sub(r"[^a-z0-9_-]+", "-", labels[0].lower()).strip("-") or "game",
             build_page(game),

@@ -20,7 +20,8 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 @pytest.mark.parametrize("module", ["replays", "replays.referee", "replays.text",
                                     "replays.board", "replays.draw", "replays.draw.scene",
                                     "replays.draw.svg", "replays.draw.raster",
-                                    "replays.draw.animate", "replays.draw.logfile"])
+                                    "replays.draw.animate", "replays.draw.logfile",
+                                    "replays.viewer.page", "replays.viewer.rules"])
 def test_importing_replays_leaves_the_engine_out(module):
     """A fresh interpreter that imports the module has none of the engine's modules loaded."""
     code = (f"import json, sys, {module}\n"

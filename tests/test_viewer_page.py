@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
 
 import pytest
@@ -95,7 +93,8 @@ def test_fragments_are_stored_once(pages):
 
 
 def test_squeeze_and_delta_frames_round_trip():
-    frags = ['<g id="a"><title>x ~ y</title><circle id="a.t" cx="1" cy="2" r="3" fill="#FFFFFF"/></g>',
+    frags = ['<g id="a"><title>x ~ y</title><circle id="a.t" cx="1" cy="2" r="3" '
+             'fill="#FFFFFF"/></g>',
              '<g id="last-event"><polygon id="e" points="1,2" fill="none" stroke="#111111"/></g>',
              'plain "quoted" text with ^ and |']
     table, out = squeeze(frags)
@@ -146,7 +145,8 @@ def test_the_cited_rules_are_embedded_with_their_text(logs, pages):
 def test_rules_text_is_read_from_the_specification():
     text = ("## B5 Turn\n\n| id | step | rule |\n|---|---|---|\n"
             "| B5.2 | 2 Move | Up to **3 movement points** <x> |\n\n## B3 Tile backs\n\n"
-            "| id | back | border | beach | forest | mountain | effect |\n|---|---|---|---|---|---|---|\n"
+            "| id | back | border | beach | forest | mountain | effect |\n"
+            "|---|---|---|---|---|---|---|\n"
             "| B3.2 | Shark | green | 3 | 2 | 1 | a `shark` goes |\n")
     rules = parse_rules(text)
     assert rules["B5.2"]["section"] == "B5 Turn"
@@ -196,10 +196,32 @@ def test_replay_html_read_only_folder(tmp_path):
         ro.chmod(0o755)
 
 
-def test_the_viewer_never_imports_the_engine():
-    code = ("import json, sys, replays.viewer.page\n"
-            "print(json.dumps(sorted(m for m in ('numba', 'numpy', 'simulator', "
-            "'simulator.engine', 'strategies') if m in sys.modules)))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, env={"PYTHONPATH": str(ROOT), "PATH": ""}, check=True)
-    assert json.loads(out.stdout) == []
+def test_view_writes_the_page_of_a_saved_log(logs, tmp_path):
+    saved = tmp_path / "game.json"
+    saved.write_text(json.dumps(logs["four"]))
+    out = tmp_path / "game.html"
+    r = invoke("view", saved, "--html", out)
+    assert r.exit_code == 0, r.output
+    assert out.read_text(encoding="utf-8") == build_page(logs["four"])
+
+
+@pytest.mark.parametrize("content, where, needle", [
+    ("{not json", "{tmp}/g.html", "not valid JSON"),
+    ("TRUNCATED", "{tmp}/g.html", "a truncated file?"),
+    ('{"format": "other"}', "{tmp}/g.html", "not a survive-sim log"),
+    (None, "{tmp}/g.html", "cannot read"),
+    ("LOG", "{tmp}/no/g.html", "does not exist"),
+])
+def test_view_bad_input_is_one_line_and_writes_nothing(logs, tmp_path, content, where, needle):
+    saved = tmp_path / "in.json"
+    text = json.dumps(logs["four"])
+    if content == "TRUNCATED":
+        saved.write_text(text[:len(text) // 2])
+    elif content == "LOG":
+        saved.write_text(text)
+    elif content is not None:
+        saved.write_text(content)
+    before = listing(tmp_path)
+    r = runner().invoke(main, ["view", str(saved), "--html", where.format(tmp=tmp_path)])
+    assert_usage_error(r.exit_code, r.stderr, r.stdout, needle)
+    assert listing(tmp_path) == before

@@ -66,4 +66,4 @@ def main():
 # The commands. Each module adds its command to `main` when imported: a new command is a new
 # module here and one more name in this list.
 from . import (bench, draw, referee, replay, report, simulate, stats, strategies,  # noqa: F401,E402
-               study, summary, sweep, tournament, tune)
+               study, summary, sweep, tournament, tune, view)
