@@ -226,19 +226,39 @@ def test_slider_and_hash_open_an_event(page, log):
 
 
 def test_rule_link_opens_the_rules_text(page, log):
-    i = next(e["i"] for e in log["events"] if e["type"] == "sink")
+    """Clicking the step's rule id shows the rule's text under the event and marks it in the
+    open rules panel, without scrolling the page away from the board; the text follows the
+    steps; ``#rule-ID`` opens the panel at that rule when the page loads."""
+    events = log["events"]
+    i = next(e["i"] for e in events if e["type"] == "sink")
     page.get(page.current_url.split("#")[0] + f"#event={i}")
     page.refresh()
-    rid = rule_of(log["events"][i])
+    rid = rule_of(events[i])
     link = page.find_element("id", "step-rule")
     assert link.text == rid and link.get_attribute("href").endswith(f"#rule-{rid}")
     panel = page.find_element("id", "rules")
-    assert panel.get_attribute("open") is None
+    text = page.find_element("id", "step-rule-text")
+    assert panel.get_attribute("open") is None and not text.is_displayed()
+    scrolled = page.execute_script("return window.scrollY")
     link.click()
     assert panel.get_attribute("open") is not None
     rule = page.find_element("id", f"rule-{rid}")
     assert rule.is_displayed() and "current" in rule.get_attribute("class").split()
     assert rule.text.startswith(rid) and len(rule.text) > len(rid) + 20
+    assert text.is_displayed() and text.text and text.text in rule.text
+    assert page.execute_script("return window.scrollY") == scrolled
+    assert page.execute_script("return location.hash") == f"#event={i}"
+    j = next(e["i"] for e in events[i:] if rule_of(e) != rid)    # a step of another rule
+    page.execute_script(f"location.hash = '#event={j}'")
+    assert shown(page) == j
+    other = page.find_element("id", f"rule-{rule_of(events[j])}")
+    assert "current" in other.get_attribute("class").split()
+    assert "current" not in rule.get_attribute("class").split()
+    assert text.text in other.text
+    page.get(page.current_url.split("#")[0] + f"#rule-{rid}")
+    page.refresh()
+    assert page.find_element("id", "rules").get_attribute("open") is not None
+    assert "current" in page.find_element("id", f"rule-{rid}").get_attribute("class").split()
 
 
 def test_the_console_check_sees_script_errors(browser, page_url):

@@ -43,6 +43,7 @@
   var eventText = document.getElementById("event-text");
   var ruleLink = document.getElementById("step-rule");
   var ruleSection = document.getElementById("step-rule-section");
+  var ruleText = document.getElementById("step-rule-text");
   var scores = document.getElementById("scores");
   var rulesPanel = document.getElementById("rules");
   var current = -1;
@@ -69,6 +70,7 @@
     ruleLink.textContent = rule;
     ruleLink.href = "#rule-" + rule;
     ruleLink.dataset.rule = rule;
+    if (ruleShown) openRule(rule);
     var sec = D.sections[rule];
     ruleSection.textContent = sec ? "(" + sec + ")" : "";
     frameLine.textContent = "event " + i + " of " + (n - 1) + ", turn " + D.turn[i];
@@ -98,14 +100,21 @@
     return 0;
   }
 
+  // the rule's text: under the event (kept up to date while stepping) and marked in the panel,
+  // scrolled into view inside the panel only, so that the board stays where it is
+  var ruleShown = false;
   function openRule(id) {
     var el = document.getElementById("rule-" + id);
     var marked = rulesPanel.querySelectorAll(".current");
     for (var k = 0; k < marked.length; k++) marked[k].classList.remove("current");
     rulesPanel.open = true;
+    ruleShown = true;
+    ruleText.hidden = false;
+    ruleText.innerHTML = el ? el.innerHTML : "";
     if (el) {
       el.classList.add("current");
-      el.scrollIntoView({block: "nearest"});
+      var body = el.parentNode;
+      body.scrollTop = el.offsetTop - 4;   // .rules-body is the offsetParent
     }
   }
 
@@ -130,7 +139,10 @@
     document.getElementById(id).addEventListener("click", actions[id]);
   });
   slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
-  ruleLink.addEventListener("click", function () { openRule(ruleLink.dataset.rule); });
+  ruleLink.addEventListener("click", function (e) {
+    e.preventDefault();                  // no jump of the page; #rule-ID still opens it on load
+    openRule(ruleLink.dataset.rule);
+  });
   window.addEventListener("hashchange", fromHash);
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
@@ -148,5 +160,6 @@
     if (act) { e.preventDefault(); actions[act](); }
   });
 
-  if (!fromHash()) show(0, true);
+  if (!/^#event=\d+$/.test(location.hash)) show(0, true);
+  fromHash();
 })();
