@@ -8,4 +8,5 @@ code that wrote the log. Writing a log (which plays the game) stays in ``simulat
 * ``board``: the board geometry, read from the board data file.
 * ``referee``: the independent referee, ``check(log)`` -> the first discrepancy or None.
 * ``text``: a log as a readable turn-by-turn account.
+* ``draw``: board pictures (SVG, PNG) of any moment of a log, and animations (GIF, MP4).
 """

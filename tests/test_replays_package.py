@@ -1,6 +1,6 @@
 """The ``replays`` package reads logs without the engine: importing it (the referee, the text of
-a log, the board) never loads numba, numpy, the compiled rules or the strategies, and each of its
-modules stays short enough to read in one sitting."""
+a log, the board, the pictures) never loads numba, numpy, the compiled rules or the strategies,
+and each of its modules stays short enough to read in one sitting."""
 from __future__ import annotations
 
 import json
@@ -18,7 +18,9 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 @pytest.mark.parametrize("module", ["replays", "replays.referee", "replays.text",
-                                    "replays.board"])
+                                    "replays.board", "replays.draw", "replays.draw.scene",
+                                    "replays.draw.svg", "replays.draw.raster",
+                                    "replays.draw.animate", "replays.draw.logfile"])
 def test_importing_replays_leaves_the_engine_out(module):
     """A fresh interpreter that imports the module has none of the engine's modules loaded."""
     code = (f"import json, sys, {module}\n"
@@ -38,6 +40,17 @@ def test_the_referee_checks_a_log_without_the_engine(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          env=ENV, check=True)
     assert out.stdout.split() == ["format", "False", "False"]
+
+
+def test_a_picture_is_drawn_without_the_engine(tmp_path):
+    """A scene, its SVG and its PNG from a log, in a fresh interpreter: no engine loaded."""
+    code = ("import sys\nsys.path.insert(0, 'tests')\nfrom draw_log import make_log\n"
+            "from replays.draw import scene, svg, raster\nsc = scene(make_log(), 3)\n"
+            "svg.document(sc); raster.png(sc, 0.3)\n"
+            f"print(sorted(m for m in {list(ENGINE_MODULES)!r} if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         env=ENV, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_every_module_of_replays_is_under_600_lines():

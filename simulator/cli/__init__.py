@@ -1,5 +1,5 @@
-"""``survive-sim``: the command line (simulate, replay, referee, summary, bench, sweep, stats,
-report, study, tournament).
+"""``survive-sim``: the command line (simulate, replay, draw, referee, summary, bench, sweep,
+stats, report, study, tournament).
 
 One module per command, each registering itself on the group ``main`` when imported (the list at
 the end of this file); the shared options, file writing and progress live in ``options``,
@@ -65,5 +65,5 @@ def main():
 
 # The commands. Each module adds its command to `main` when imported: a new command is a new
 # module here and one more name in this list.
-from . import (bench, referee, replay, report, simulate, stats, strategies, study,  # noqa: F401,E402
-               summary, sweep, tournament, tune)
+from . import (bench, draw, referee, replay, report, simulate, stats, strategies,  # noqa: F401,E402
+               study, summary, sweep, tournament, tune)

@@ -73,6 +73,15 @@ def out_format(path: str, param: str | None = "--out") -> str:
     return OUT_FORMATS[ext]
 
 
+def check_extension(path: str, param: str, accepted: tuple[str, ...]) -> str:
+    """The lower-case extension of ``path`` when it is one of ``accepted`` (".png" ...)."""
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in accepted:
+        bad(f"unknown file extension {ext or '(none)'!r} in {path}; accepted: "
+            f"{', '.join(accepted)}", param)
+    return ext
+
+
 def check_writable(path: str, param: str) -> None:
     """The file ``path`` can be created: its directory exists and accepts a new file."""
     if os.path.isdir(path):
@@ -119,6 +128,23 @@ def atomic_file(path: str, mode: str = "wb", **open_args):
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_path(path: str):
+    """A temporary file name beside ``path`` for a writer that wants a name, not a file (an
+    external program); renamed to ``path`` when the block ends normally, removed otherwise."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        yield tmp
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
         raise
 
 

@@ -1,13 +1,14 @@
 """``survive-sim replay``: play one game again with its full event log, print it turn by turn,
-optionally save the JSON log and check it with the referee."""
+optionally save the JSON log, animate it (GIF, MP4) and check it with the referee."""
 from __future__ import annotations
 
 import click
 
 from . import main
-from .files import check_writable, write_text
+from .files import atomic_file, atomic_path, check_extension, check_writable, write_text
 from .options import (
     INDEX_MAX,
+    bad,
     one_line,
     players_option,
     plugin_option,
@@ -16,7 +17,7 @@ from .options import (
     settings_from,
     strategies_option,
 )
-from .progress import compile_note
+from .progress import Progress, compile_note
 from .referee import report
 
 
@@ -31,8 +32,17 @@ from .referee import report
               help="Also write the machine-readable log (docs/replay-log.md) to FILE.")
 @click.option("--check", is_flag=True,
               help="Re-check the log with the independent referee (exit 1 on a discrepancy).")
+@click.option("--gif", "gif_path", type=str, default=None, metavar="FILE.gif",
+              help="Also write the game as an animated GIF (docs/pictures.md).")
+@click.option("--mp4", "mp4_path", type=str, default=None, metavar="FILE.mp4",
+              help="Also write the game as an MP4 video (needs ffmpeg on PATH).")
+@click.option("--frames", type=click.Choice(["events", "turns"]), default="events",
+              show_default=True,
+              help="Animation frames: one per event, or one per seat-turn (its end position, "
+                   "after a frame of the end of the setup).")
 @rule_options
-def replay(seed, game, players, strategies, plugins, json_path, check, **rules):
+def replay(seed, game, players, strategies, plugins, json_path, check, gif_path, mp4_path,
+           frames, **rules):
     """Replay one game and print it turn by turn.
 
     Use the same --players, --strategies and rule flags as the run that produced the game."""
@@ -41,6 +51,15 @@ def replay(seed, game, players, strategies, plugins, json_path, check, **rules):
     settings = settings_from(players, strategies, plugins, **rules)
     if json_path is not None:
         check_writable(json_path, "--json")
+    for path, param, ext in ((gif_path, "--gif", ".gif"), (mp4_path, "--mp4", ".mp4")):
+        if path is not None:
+            check_extension(path, param, (ext,))
+            check_writable(path, param)
+    if mp4_path is not None:
+        from replays.draw.animate import ffmpeg
+        if ffmpeg() is None:
+            bad("ffmpeg is not on PATH; --mp4 needs it (install ffmpeg, or write a --gif)",
+                "--mp4")
 
     from replays.text import format_log
     from simulator.replay import game_log
@@ -58,6 +77,32 @@ def replay(seed, game, players, strategies, plugins, json_path, check, **rules):
         except OSError as e:
             raise click.ClickException(f"could not write {json_path}: {e.strerror or e}")
         click.echo(f"wrote {json_path}")
+    if gif_path is not None:
+        animation(log, gif_path, frames, "gif")
+    if mp4_path is not None:
+        animation(log, mp4_path, frames, "mp4")
     if check:
         from replays.referee import check as referee_check
         report(referee_check(json.loads(text)))      # exactly what the file holds
+
+
+def animation(log: dict, path: str, frames: str, kind: str) -> None:
+    """Write the game's GIF or MP4 (atomically), with a progress line per frame drawn."""
+    import os
+
+    from replays.draw import animate
+    total = len(animate.frame_events(log, frames))
+    with Progress(total, unit="frame", desc=kind) as bar:
+        def step(done, _total):
+            bar.update(1)
+        try:
+            if kind == "gif":
+                with atomic_file(path, "wb") as f:
+                    n = animate.gif(log, f, frames, progress=step)
+            else:
+                with atomic_path(path) as tmp:
+                    n = animate.mp4(log, tmp, frames, progress=step)
+        except (OSError, RuntimeError) as e:
+            raise click.ClickException(f"could not write {path}: {one_line(getattr(e, 'strerror', None) or e)}")
+    click.echo(f"wrote {path} ({n} frames, one per {frames[:-1]}; "
+               f"{os.path.getsize(path) / 1e6:.1f} MB)")

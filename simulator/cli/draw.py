@@ -1,0 +1,129 @@
+"""``survive-sim draw``: the board after any event of a game, as PNG or SVG.
+
+From a game played again (--seed, --game and the run's settings, like ``replay``) or from a
+saved log (--log FILE), which never imports the engine: ``replays.draw`` reads the log alone.
+Every check (the output's name and folder, the log, the event or turn) runs before anything is
+written, and the picture is written to a temporary name and renamed into place.
+"""
+from __future__ import annotations
+
+import click
+
+from . import main
+from .files import atomic_file, check_extension, check_writable
+from .options import (
+    INDEX_MAX,
+    bad,
+    one_line,
+    players_option,
+    plugin_option,
+    rule_options,
+    seed_option,
+    settings_from,
+    strategies_option,
+)
+
+PICTURES = (".png", ".svg")
+ENGINE_PARAMS = ("seed", "game", "players", "strategies", "plugins", "max_turns",
+                 "creatures_must_move", "lagoon_is_sea", "boats", "challenges", "dolphins",
+                 "squid", "squid_only", "tiebreak")
+
+
+def load_log_option(path: str) -> dict:
+    """A saved log for drawing; a file that is not one is a usage error naming the problem."""
+    from replays.draw.logfile import LogError, read_log
+    try:
+        return read_log(path)
+    except LogError as e:
+        bad(str(e), "--log")
+
+
+def played_log(settings, seed: int, game: int) -> dict:
+    from simulator.replay import game_log
+
+    from .progress import compile_note
+    compile_note("run_games", False)
+    try:
+        return game_log(settings, seed, game)
+    except RuntimeError as e:
+        raise click.ClickException(one_line(e))
+
+
+def event_index(log: dict, event: int | None, turn: int | None) -> int:
+    """The event to draw: --event E, the start of --turn T, or the last event."""
+    from replays.draw.scene import turn_start
+    n = len(log["events"])
+    if event is not None and turn is not None:
+        bad("give --event or --turn, not both")
+    if turn is not None:
+        try:
+            return turn_start(log, turn)
+        except ValueError as e:
+            bad(f"--{e}", "--turn")
+    if event is None:
+        return n - 1
+    if not 0 <= event < n:
+        bad(f"--event {event} is outside the game: accepted 0..{n - 1} ({n} events)", "--event")
+    return event
+
+
+def write_picture(log: dict, i: int, out: str, scale: float = 1.0) -> None:
+    from replays.draw.scene import scene
+    sc = scene(log, i)
+    if out.lower().endswith(".svg"):
+        from replays.draw.svg import document
+        data = document(sc).encode("utf-8")
+    else:
+        from replays.draw.raster import png
+        data = png(sc, scale)
+    try:
+        with atomic_file(out, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        raise click.ClickException(f"could not write {out}: {e.strerror or e}")
+    click.echo(f"wrote {out}: event {i} of {len(log['events']) - 1}: {sc.text}")
+
+
+@main.command(short_help="Draw the board after any event of a game (PNG or SVG).")
+@click.option("--log", "log_path", metavar="FILE", default=None,
+              help="Draw from a saved JSON log (`survive-sim replay --json FILE`) without "
+                   "running the engine; the game options are then not used.")
+@seed_option
+@click.option("--game", type=click.IntRange(0, INDEX_MAX), default=None,
+              help="Index of the game within the seed's run (0-based); needed unless --log.")
+@players_option
+@strategies_option
+@plugin_option
+@click.option("--event", type=int, default=None, metavar="E",
+              help="Draw the position after event E (0-based, the log's `i`). Default, with "
+                   "neither --event nor --turn: the final position.")
+@click.option("--turn", type=int, default=None, metavar="T",
+              help="Draw the start of seat-turn T (1-based: its turn_start event).")
+@click.option("--out", required=True, metavar="FILE",
+              help="The picture to write: FILE.png or FILE.svg.")
+@click.option("--scale", type=click.FloatRange(0.25, 4.0), default=1.0, show_default=True,
+              help="Size factor of a PNG (1 = about 1500 x 1080 px).")
+@rule_options
+def draw(log_path, seed, game, players, strategies, plugins, event, turn, out, scale, **rules):
+    """Draw the board after one event of a game, to PNG or SVG.
+
+    The game is played again from --seed, --game and the run's settings (as `replay` does), or
+    read from a saved log with --log FILE (no engine). With neither --event nor --turn the
+    final position is drawn."""
+    ctx = click.get_current_context()
+    check_extension(out, "--out", PICTURES)
+    check_writable(out, "--out")
+    if log_path is not None:
+        given = [p for p in ENGINE_PARAMS
+                 if ctx.get_parameter_source(p) not in (click.core.ParameterSource.DEFAULT, None)]
+        if given:
+            bad(f"--log draws a saved game; the game options "
+                f"{', '.join('--' + p.replace('_', '-') for p in given)} do not apply to it",
+                "--log")
+        log = load_log_option(log_path)
+    else:
+        if game is None:
+            bad("give --game (with --seed and the run's settings) or --log FILE", "--game")
+        settings = settings_from(players, strategies, plugins, **rules)
+        log = played_log(settings, seed, game)
+    write_picture(log, event_index(log, event, turn), out, scale)
