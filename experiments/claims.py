@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .rotations import pool_table, rotated_label
+
 ALPHA = 0.05
 COLUMNS = ("claim", "question", "verdict", "test", "statistic", "p_value", "effect", "low",
            "high", "n", "scope", "rule", "games_needed")   # then play and across_ladder
@@ -462,9 +464,19 @@ JUDGES = {"S1": _s1, "S1b": _s1b, "S1c": _s1c, "N3": _n3, "T1": _t1, "T2": _t2, 
 
 
 def play_label(strategies) -> str:
-    """How a setting's tables were played: ``greedy self-play`` or ``mixed: a, b, ...``."""
+    """How a setting's tables were played: ``greedy self-play``, ``mixed, every seat in turn:
+    a, b, c`` (rotations pooled, ``experiments.rotations``) or ``mixed: a, b, ...`` (one fixed
+    seating, where seat and strategy are confounded)."""
     names = list(dict.fromkeys(strategies or ()))
+    if names and names[0].startswith(rotated_label(())):     # pooled by ``pool_table``
+        return names[0]
     return f"{names[0]} self-play" if len(names) == 1 else "mixed: " + ", ".join(names)
+
+
+def judged_across(label: str) -> bool:
+    """Whether a style of play takes part in the summary across styles: self-play of a rung,
+    or a mixed line-up in every rotation (a fixed mixed seating judges the seats it was dealt)."""
+    return label.endswith(" self-play") or label.startswith(rotated_label(()))
 
 
 def _judge(claims: dict, data) -> list[dict]:
@@ -481,26 +493,27 @@ def _judge(claims: dict, data) -> list[dict]:
     return rows
 
 
-LADDER_RULE = ("across the ladder (the same claim and scope judged on each style of play): "
-               "'holds for every rung' when every rung's verdict is supported; 'refuted for "
-               "every rung' when every one is refuted; 'depends on the style of play' when some "
-               "are supported and others refuted; 'holds for some rungs' when some are supported "
-               "and the rest inconclusive; 'inconclusive' otherwise")
+LADDER_RULE = ("across the ladder (the same claim and scope judged on each style of play: "
+               "self-play of each rung, and each mixed line-up played in every rotation and "
+               "pooled): 'holds for every style' when every style's verdict is supported; "
+               "'refuted for every style' when every one is refuted; 'depends on the style of "
+               "play' when some are supported and others refuted; 'holds for some styles' when "
+               "some are supported and the rest inconclusive; 'inconclusive' otherwise")
 
 
 def ladder_summary(verdicts: list[str]) -> str:
-    """One claim and scope over the rungs (``LADDER_RULE``)."""
+    """One claim and scope over the styles of play (``LADDER_RULE``)."""
     v = set(verdicts)
     if v == {"supported"}:
-        return "holds for every rung"
+        return "holds for every style"
     if v == {"refuted"}:
-        return "refuted for every rung"
+        return "refuted for every style"
     if {"supported", "refuted"} <= v:
         return "depends on the style of play"
     if "supported" in v:
-        return "holds for some rungs"
+        return "holds for some styles"
     if "refuted" in v:
-        return "refuted for some rungs, inconclusive for the others"
+        return "refuted for some styles, inconclusive for the others"
     return "inconclusive"
 
 
@@ -510,10 +523,12 @@ def verdicts(df: pd.DataFrame, claims: dict) -> pd.DataFrame:
 
     A run played by several styles (a strategy axis in the grid) is judged once per style, on
     that style's settings alone (so every comparison a claim makes stays within one style);
-    ``play`` names the style and ``across_ladder`` sums up each claim and scope over the
-    styles (``LADDER_RULE``). With one style both columns are still filled."""
+    the rotations of a mixed line-up are pooled first (``experiments.rotations``) and judged as
+    one style. ``play`` names the style and ``across_ladder`` sums up each claim and scope over
+    the styles that take part (``judged_across``, ``LADDER_RULE``). With one style both
+    columns are still filled."""
     from .stats import prepare_all
-    data = prepare_all(df)
+    data = prepare_all(pool_table(df))
     groups: dict[str, list] = {}
     for d in data:
         groups.setdefault(play_label(d.factors.get("strategies")), []).append(d)
@@ -525,12 +540,13 @@ def verdicts(df: pd.DataFrame, claims: dict) -> pd.DataFrame:
     out = pd.DataFrame(rows, columns=list(COLUMNS) + ["play"])
     out["n"] = out["n"].astype("int64")
     out["games_needed"] = pd.array(out["games_needed"], dtype="Int64")
-    selfplay = out["play"].str.endswith(" self-play")
+    part_of = out["play"].map(judged_across).astype(bool)
+    styles = sum(judged_across(label) for label in groups)
     where = out["scope"].str.split(";").str[0]       # the setting, not what was found there
     across = {}
-    for (cid, scope), g in out[selfplay].groupby([out["claim"][selfplay], where[selfplay]],
-                                                 sort=False):
-        across[(cid, scope)] = (ladder_summary(list(g["verdict"])) if len(groups) > 1
+    for (cid, scope), g in out[part_of].groupby([out["claim"][part_of], where[part_of]],
+                                                sort=False):
+        across[(cid, scope)] = (ladder_summary(list(g["verdict"])) if styles > 1
                                 else "one style of play only")
     out["across_ladder"] = [across.get((c, sc), "") for c, sc in zip(out["claim"], where)]
     return out

@@ -9,12 +9,15 @@ One file per question, checked in under ``experiments/``::
     skip_invalid = false     # true: leave out combinations that cannot be played, saying so
     [grid]                   # every key a list; the sweep is their cross product
     players = [5, 6]
-    strategies = ["greedy"]  # one name for all seats, or a per-seat list (2 names = 2 players)
+    strategies = ["greedy"]  # one name for all seats, or a per-seat list (2 names = 2 players),
+                             # or {rotate = ["greedy", "racer"]}: a mixed table in every rotation
     boats = ["rules", "flat", "reversed", [2, 2, 1, 1, 2]]
     challenges = [[], [3]]
     tiebreak = ["chain", "shared"]
 
-Grid keys besides those: ``dolphins``, ``squid``, ``squid_only`` (X5, X7, X7.6) and the rule
+A ``{rotate = [...]}`` line-up is repeated round the table and played in every distinct rotation
+(``experiments.rotations``), so that a mixed table's seat effects are judged with each strategy
+in each seat equally often. Grid keys besides those: ``dolphins``, ``squid``, ``squid_only`` (X5, X7, X7.6) and the rule
 flags ``lagoon_is_sea`` (R1), ``creatures_must_move`` (R2/R21), ``max_turns`` (R10). A key left
 out takes the rules' default. Several ``[[grid]]`` tables give the union of their cross products
 (one factor at a time against a common base: the base point appears once). A ``[claims]`` table
@@ -55,6 +58,9 @@ def _check_players(v):
 
 
 def _check_strategies(v):
+    if isinstance(v, dict):                 # {rotate = [...]}: experiments.rotations
+        return list(v) == ["rotate"] and isinstance(v["rotate"], list) and len(v["rotate"]) >= 2 \
+            and all(isinstance(x, str) and x for x in v["rotate"])
     return (isinstance(v, str) and v != "") or (
         isinstance(v, list) and v and all(isinstance(x, str) and x for x in v))
 
@@ -69,7 +75,8 @@ def _check_challenges(v):
 
 GRID = {
     "players": ((4,), "a player count 2-6", _check_players),
-    "strategies": (("random",), "a strategy name or a per-seat list of names", _check_strategies),
+    "strategies": (("random",), "a strategy name, a per-seat list of names, or {rotate = [names]} "
+                   "(every name in every seat in turn)", _check_strategies),
     "boats": (("rules",), f"one of {', '.join(ALLOCATIONS)} or a per-seat list of numbers 0-3",
               _check_boats),
     "challenges": (([],), "a list of challenge numbers 1-6 ([] = the base game)",
@@ -330,30 +337,50 @@ def _expand(values: dict, skip: bool, bad) -> tuple[list[Point], list[str]]:
     points, skipped, seen = [], [], {}
     for combo in itertools.product(*(values[k] for k in GRID_ORDER)):
         v = dict(zip(GRID_ORDER, combo))
-        strategies = (v["strategies"],) if isinstance(v["strategies"], str) else \
-            tuple(v["strategies"])
-        what = (f"players={v['players']}, strategies={v['strategies']!r}, boats={v['boats']!r}, "
-                f"challenges={v['challenges']!r}")
-        try:
-            challenges = tuple(sorted(set(v["challenges"]) | ({5} if v["dolphins"] else set())))
-            boats, allocation = resolve_boats(v["boats"], v["players"], challenges)
-            s = Settings(players=v["players"], strategies=strategies, boats=boats,
-                         tiebreak=v["tiebreak"], challenges=tuple(v["challenges"]),
-                         dolphins=v["dolphins"], squid=v["squid"], squid_only=v["squid_only"],
-                         lagoon_is_sea=v["lagoon_is_sea"],
-                         creatures_must_move=v["creatures_must_move"], max_turns=v["max_turns"])
-        except SettingsError as e:
-            reason = str(e)
-            if not skip:
-                bad("grid", f"cannot play {what}: {reason} (set skip_invalid = true to leave "
-                            f"such combinations out)")
-            skipped.append(f"{what}: {reason}")
-            continue
-        name = label(s, v["boats"])
-        if name in seen:
-            if seen[name] == s:
-                bad("grid", f"the grid gives the setting {name} twice")
-            bad("grid", f"two settings share the label {name}")   # cannot happen: a guard
-        seen[name] = s
-        points.append(Point(name, s, allocation))
+        for strategies in _lineups(v["strategies"], v["players"], bad):
+            _add_point(v, strategies, skip, bad, points, skipped, seen)
     return points, skipped
+
+
+def _lineups(value, players: int, bad) -> list[tuple[str, ...]]:
+    """A grid ``strategies`` value -> the per-seat tuples it plays: one, or every distinct
+    rotation of a ``{rotate = [...]}`` line-up repeated round the table
+    (``experiments.rotations``)."""
+    if isinstance(value, str):
+        return [(value,)]
+    if isinstance(value, list):
+        return [tuple(value)]
+    from .rotations import base_seating, rotation_problem, rotations
+    lineup, seats = tuple(value["rotate"]), seats_for(players)
+    problem = rotation_problem(lineup, players, seats)
+    if problem:
+        bad("grid.strategies", f"{{rotate = {list(lineup)!r}}} at {players} players: {problem}")
+    return rotations(base_seating(lineup, seats))
+
+
+def _add_point(v: dict, strategies: tuple, skip: bool, bad, points, skipped, seen) -> None:
+    """One grid combination checked and appended to ``points`` (or to ``skipped``)."""
+    what = (f"players={v['players']}, strategies={v['strategies']!r}, boats={v['boats']!r}, "
+            f"challenges={v['challenges']!r}")
+    try:
+        challenges = tuple(sorted(set(v["challenges"]) | ({5} if v["dolphins"] else set())))
+        boats, allocation = resolve_boats(v["boats"], v["players"], challenges)
+        s = Settings(players=v["players"], strategies=strategies, boats=boats,
+                     tiebreak=v["tiebreak"], challenges=tuple(v["challenges"]),
+                     dolphins=v["dolphins"], squid=v["squid"], squid_only=v["squid_only"],
+                     lagoon_is_sea=v["lagoon_is_sea"],
+                     creatures_must_move=v["creatures_must_move"], max_turns=v["max_turns"])
+    except SettingsError as e:
+        reason = str(e)
+        if not skip:
+            bad("grid", f"cannot play {what}: {reason} (set skip_invalid = true to leave "
+                        f"such combinations out)")
+        skipped.append(f"{what}: {reason}")
+        return
+    name = label(s, v["boats"])
+    if name in seen:
+        if seen[name] == s:
+            bad("grid", f"the grid gives the setting {name} twice")
+        bad("grid", f"two settings share the label {name}")   # cannot happen: a guard
+    seen[name] = s
+    points.append(Point(name, s, allocation))

@@ -249,6 +249,9 @@ METHOD = [
     "balance or equality is supported only by an equivalence test (TOST) against the tolerance "
     "the study file states, never by a test that failed to find a difference; an inconclusive "
     "verdict gives the games that would settle it at the spread observed.",
+    "A mixed table is played in every rotation of its seating on the same games (each seat "
+    "holds each strategy equally often) and its rotations are pooled into one setting, so a "
+    "seat's numbers are the seat's, not the strategy's that sat there.",
     "A run played by several styles (a strategy axis) is judged once per style, each on its own "
     "settings; then " + LADDER_RULE + ".",
 ]
@@ -329,6 +332,7 @@ def build_report(run, out, log=None) -> Result:
     import reports.charts as charts
     import reports.page as page
     from experiments.claims import CLAIMS, verdicts
+    from experiments.rotations import pool_table
     from experiments.stats import balance_stats
 
     t0 = time.perf_counter()
@@ -343,6 +347,7 @@ def build_report(run, out, log=None) -> Result:
                        f"resumes it)")
     _say(log, f"report: {have:,} games of {len(account)} settings read "
               f"({time.perf_counter() - t0:.1f} s)")
+    df = pool_table(df, inplace=True)       # a mixed seating's rotations: one style
     tidy = balance_stats(df)
     claims = manifest.get("claims") or {}
     v = verdicts(df, claims) if claims else None

@@ -258,9 +258,10 @@ def ask(S, st, rng, ctx, mem, W, fns, seat, kind, opts, n):
     row = mem[seat]
     sid = st[ST_SIDS + seat]
     noise = rng[RNG_SEAT0 + seat:RNG_SEAT0 + seat + 1]
-    if sid >= PLUGIN_CODE:                    # a user's plug-in: its first-class function
-        k = fns[seat](pub, mine, np.int64(seat), np.int64(kind), opts, np.int64(n), noise,
-                      row[:PAR0], W, row[PAR0:])
+    if sid >= PLUGIN_CODE:                    # a plug-in: its trampoline (strategies.seat_call)
+        k = fns[seat](np.int64(S.ctypes.data), np.int64(opts.ctypes.data),
+                      np.int64(W.ctypes.data), np.int64(rng.ctypes.data),
+                      np.int64(mem.ctypes.data), np.int64(seat), np.int64(kind), np.int64(n))
         if k < 0 or k >= n:
             ctx[C_ERR] = ERR_PLUGIN_CHOICE
             ctx[C_BAD_KIND] = kind

@@ -5,7 +5,7 @@ Built-ins are called through ``if sid == CODE`` tests, which numba inlines like 
 registry into the numba cache folder (named by the hash of every compiled source, so it is
 rewritten exactly when a strategy changes) and imported from there, so numba caches it like
 any module; nobody edits it. Plug-in seats (``sid >= PLUGIN_CODE``) are called by the engine
-through the seat's first-class function (``seat_functions``).
+through the seat's first-class function (``seat_functions``, ``strategies.seat_call``).
 """
 from __future__ import annotations
 
@@ -76,10 +76,12 @@ assert all(s.mem_w <= SCRATCH_W for s in builtins().values())
 
 # ---------------------------------------------------------------------------- plug-in seats
 def _unused():
-    from .api import compiled
+    from numba import njit
 
-    @compiled
-    def unused(pub, mine, seat, kind, opts, n, rng, mem, work, par):
+    from .seat_call import signature
+
+    @njit(signature(), cache=True, _nrt=False)
+    def unused(s_at, opts_at, w_at, rng_at, mem_at, seat, kind, n):
         return -1       # never called: the seat is a built-in
     return unused
 
@@ -88,16 +90,17 @@ _UNUSED = []
 
 
 def seat_functions(specs) -> tuple:
-    """The six first-class functions the engine is handed: the plug-in's ``choose`` for a
-    plug-in seat, a never-called placeholder for the others."""
+    """The six first-class functions the engine is handed: for a plug-in seat the trampoline
+    to its ``choose`` (``strategies.seat_call``), a never-called placeholder for the others."""
     from .registry import parse_spec
+    from .seat_call import trampoline
     if not _UNUSED:
         _UNUSED.append(_unused())
     fns = [_UNUSED[0]] * 6
     for seat, spec in enumerate(specs):
         s, _ = parse_spec(spec)
         if s.plugin:
-            fns[seat] = s.choose
+            fns[seat] = trampoline(s.choose)
     return tuple(fns)
 
 

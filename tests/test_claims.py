@@ -150,15 +150,77 @@ def test_each_style_of_play_is_judged_alone_and_summed_up_across_the_ladder(real
     assert by == {"random self-play": "supported", "greedy self-play": "refuted"}
     assert set(out["across_ladder"]) == {"depends on the style of play"}
     both = verdict(pd.concat([planted, _as_style(planted, "greedy")], ignore_index=True), "S1")
-    assert set(both["across_ladder"]) == {"holds for every rung"}
+    assert set(both["across_ladder"]) == {"holds for every style"}
     alone = verdict(planted, "S1")
     assert set(alone["across_ladder"]) == {"one style of play only"}
 
 
 def test_the_ladder_rule():
     s = claims.ladder_summary
-    assert s(["supported"] * 3) == "holds for every rung"
-    assert s(["refuted", "refuted"]) == "refuted for every rung"
+    assert s(["supported"] * 3) == "holds for every style"
+    assert s(["refuted", "refuted"]) == "refuted for every style"
     assert s(["supported", "refuted", "inconclusive"]) == "depends on the style of play"
-    assert s(["supported", "inconclusive"]) == "holds for some rungs"
+    assert s(["supported", "inconclusive"]) == "holds for some styles"
     assert s(["inconclusive", "inconclusive"]) == "inconclusive"
+
+
+def _seated(real: pd.DataFrame, seating: tuple, games: int, chances, seed: int) -> pd.DataFrame:
+    """Synthetic 5-player games of the seating ``seating`` (its own setting label)."""
+    out = synthetic(real, FLAT5, games, chances, seed=seed)
+    out["setting"] = FLAT5.replace("-random", "-" + "+".join(seating))
+    names = sorted(set(seating))
+    for s, name in enumerate(seating):
+        out[f"strategy_{s}"] = pd.Categorical([name] * len(out), categories=names)
+    return out
+
+
+def test_a_mixed_table_is_judged_on_all_its_rotations_pooled(real):
+    """racer wins wherever it sits and no seat is favoured. Seated once (racer in seat 0), the
+    first seat looks advantaged: S1 is supported for that fixed table, which confounds seat and
+    strategy. Played in all five rotations on the same games and pooled, each seat holds racer
+    once in five: S1 is refuted, and the pooled style takes part in the summary across styles."""
+    from experiments.rotations import base_seating, rotations
+    seatings = rotations(base_seating(("racer", "greedy", "greedy", "greedy", "greedy"), 5))
+    assert len(seatings) == 5
+    parts = [_seated(real, st, 6000, [0.6 if n == "racer" else 0.1 for n in st], seed=r)
+             for r, st in enumerate(seatings)]
+    fixed = verdict(parts[0], "S1").iloc[0]
+    assert fixed.play == "mixed: racer, greedy" and fixed.verdict == "supported"
+    assert fixed.across_ladder == ""                       # a fixed seating is not a style
+    pooled = verdict(pd.concat(parts, ignore_index=True), "S1")
+    (row,) = pooled.itertuples()
+    assert row.play == "mixed, every seat in turn: greedy, racer"
+    assert row.verdict == "refuted" and row.n == 5 * 6000
+    assert row.across_ladder == "one style of play only"
+    with_self = verdict(pd.concat(parts + [_as_style(synthetic(real, FLAT5, 16000), "greedy")],
+                                  ignore_index=True), "S1")
+    assert set(with_self["play"]) == {"greedy self-play", row.play}
+    assert set(with_self["across_ladder"]) == {"refuted for every style"}
+    partial = verdict(pd.concat(parts[:4], ignore_index=True), "S1")   # a rotation missing
+    assert len(partial) == 4 and set(partial["play"]) == {"mixed: racer, greedy",
+                                                           "mixed: greedy, racer"}
+
+
+def test_rotations_of_a_seating():
+    from experiments.rotations import base_seating, rotation_of, rotations
+    assert base_seating(("a", "b", "c"), 5) == ("a", "b", "c", "a", "b")
+    assert rotations(("a", "b", "a", "b")) == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+    assert len(rotations(base_seating(("a", "b", "c"), 6))) == 3
+    seating, r = rotation_of(("c", "a", "b", "c", "a"))
+    assert seating == min(rotations(seating)) and rotations(seating)[r] == ("c", "a", "b", "c", "a")
+    assert rotation_of(("a", "a", "a")) is None
+
+
+def test_an_experiment_file_rotates_a_line_up_round_the_table():
+    sp = spec.build({"games": 10, "grid": {"players": [5], "strategies": [
+        {"rotate": ["greedy", "careful", "racer"]}]}})
+    seatings = [p.settings.strategies for p in sp.points]
+    assert len(seatings) == 5 and len(set(seatings)) == 5
+    assert all(sorted(st) == sorted(seatings[0]) for st in seatings)   # same table each time
+    for s in range(5):                                   # each seat holds greedy twice in five
+        assert [st[s] for st in seatings].count("greedy") == 2
+    for players, bad_value, words in ((5, {"rotate": ["greedy"]}, "each value must be"),
+                                      (5, {"rotate": ["greedy"] * 3}, "two different"),
+                                      (2, {"rotate": ["greedy", "racer", "careful"]}, "two players")):
+        with pytest.raises(spec.SpecError, match=words):
+            spec.build({"games": 10, "grid": {"players": [players], "strategies": [bad_value]}})

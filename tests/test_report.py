@@ -193,3 +193,21 @@ def test_the_report_shows_a_sample_game_of_every_setting(built):
             assert f'src="games/{name}-{label}.svg"' in html
         for p in group:                                   # every setting is named
             assert p["label"] in html
+
+
+def test_a_mixed_table_reports_its_rotations_pooled(tmp_path):
+    """A line-up rotated round the table is played in every rotation and reported as one
+    setting: its seat table, charts and verdicts are of the pooled games."""
+    mixed = {"name": "mixed", "seed": 3, "games": 60, "chunk": 60,
+             "grid": {"players": [5], "boats": ["flat"], "tiebreak": ["chain"],
+                      "strategies": ["greedy", {"rotate": ["greedy", "random"]}]},
+             "claims": {"S1": {}}}
+    sweep.run_sweep(spec.build(mixed), tmp_path / "run")
+    build_report(tmp_path / "run", tmp_path / "report")
+    v = pd.read_csv(tmp_path / "report" / "verdicts.csv")
+    style = "mixed, every seat in turn: greedy, random"
+    assert sorted(v["play"]) == ["greedy self-play", style]
+    assert v.loc[v["play"] == style, "n"].item() == 5 * 60
+    page = (tmp_path / "report" / "index.md").read_text()
+    assert "(all 5 rotations)" in page
+    assert "greedy+random+greedy+random+greedy" not in page.replace(" (all 5 rotations)", "")

@@ -45,7 +45,10 @@ def reference(tmp_path_factory):
 # ------------------------------------------------------------------------------ experiment files
 def test_the_five_six_study_loads_with_named_allocations():
     s = spec.load(ROOT / "experiments" / "five_six_balance.toml")
-    assert len(s.points) == 3 * 3 * 3 * 2 * 2 and s.seed == 1 and s.games == 100_000
+    # self-play: 3 player counts x 3 rungs x 3 allocations x 2 variants x 2 tie-breaks; mixed
+    # tables: greedy, careful, racer round 4, 5, 6 seats in 4, 5, 3 rotations x 2 x 2
+    assert len(s.points) == 3 * 3 * 3 * 2 * 2 + (4 + 5 + 3) * 2 * 2 and s.seed == 1
+    assert s.games == 60_000
     assert len({p.label for p in s.points}) == len(s.points)
     by = {p.label: p for p in s.points}
     assert by["p5-boats_rules-base-tb_chain-greedy"].settings.boats == (1, 1, 2, 2, 2)
@@ -53,8 +56,11 @@ def test_the_five_six_study_loads_with_named_allocations():
     assert by["p6-boats_reversed-base-tb_chain-greedy"].settings.boats == (2, 2, 1, 1, 1, 1)
     assert by["p4-boats_reversed-base-tb_chain-greedy"].allocation == "reversed"
     # 4 players: rules, flat and reversed are all 2,2,2,2, and tie-breaks only recount
-    assert len({p.game_key() for p in s.points}) == 3 * (2 + 3 * 2 * 2)
-    assert {p.settings.strategies[0] for p in s.points} == {"greedy", "careful", "racer"}
+    assert len({p.game_key() for p in s.points}) == 3 * (2 + 3 * 2 * 2) + 4 + 2 * (5 + 3)
+    selfplay = [p for p in s.points if len(set(p.settings.strategies)) == 1]
+    assert {p.settings.strategies[0] for p in selfplay} == {"greedy", "careful", "racer"}
+    mixed = by["p5-boats_flat-base-tb_chain-greedy+careful+racer+greedy+careful"]
+    assert mixed.settings.boats == (2, 2, 2, 2, 2)
 
 
 def test_labels_are_stable_and_name_non_default_flags():

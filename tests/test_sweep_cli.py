@@ -117,9 +117,9 @@ def test_plan_plays_nothing_and_states_time_and_precision(tmp_path):
     assert r.exit_code == 0, r.stderr
     assert not out.exists()
     text = r.stdout
-    assert "108 settings, 42 distinct games" in text and "estimated time" in text
+    assert "156 settings, 62 distinct games" in text and "estimated time" in text
     assert "p6-boats_flat-ch3-tb_shared-greedy" in text and "half-width" in text
-    assert "+-0.27 pp" in text                       # 4 players, 100,000 games: 1.96*sqrt(3/16/1e5)
+    assert "+-0.35 pp" in text                       # 4 players, 60,000 games: 1.96*sqrt(3/16/6e4)
 
 
 def test_stats_of_a_run_folder(tmp_path):
