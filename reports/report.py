@@ -11,6 +11,7 @@ millions of games fits in memory.
 """
 from __future__ import annotations
 
+import json
 import re
 import time
 from dataclasses import dataclass
@@ -261,11 +262,36 @@ METHOD = [
 SAMPLE_GAME = 0                      # the game of each setting the report shows
 
 
-def _game_key(settings: dict) -> str:
+def _sample_key(settings: dict) -> str:
     """Settings that differ only in the tie-break play byte-identical games
-    (``experiments.spec.Point.game_key``): one sample game serves them all."""
-    import json
-    return json.dumps({k: v for k, v in settings.items() if k != "tiebreak"}, sort_keys=True)
+    (``experiments.spec.Point.game_key``), and the rotations of a mixed table are pooled into
+    one setting (``experiments.rotations``): one sample game serves each such group."""
+    from experiments.rotations import rotation_of
+    d = {k: v for k, v in settings.items() if k != "tiebreak"}
+    names = tuple(d.pop("strategies", ()))
+    rotated = rotation_of(names)
+    d["strategies"] = list(rotated[0] if rotated else names)
+    return json.dumps(d, sort_keys=True)
+
+
+def _shown_names(points: list[dict]) -> dict[str, str]:
+    """Each setting's name as the report shows it: a complete set of rotations of one mixed
+    table is one setting, ``<rotation 0's label> (all k rotations)``
+    (``experiments.rotations.pool_table``)."""
+    from experiments.rotations import rotation_of, rotations
+    sets: dict[tuple, dict[int, str]] = {}
+    for p in points:
+        rot = rotation_of(tuple(p["settings"]["strategies"]))
+        if rot:
+            rest = json.dumps({k: v for k, v in p["settings"].items() if k != "strategies"},
+                              sort_keys=True)
+            sets.setdefault((rest, rot[0]), {})[rot[1]] = p["label"]
+    out = {p["label"]: p["label"] for p in points}
+    for (_, canonical), by_r in sets.items():
+        if sorted(by_r) == list(range(len(rotations(canonical)))):
+            out.update({label: f"{by_r[0]} (all {len(by_r)} rotations)"
+                        for label in by_r.values()})
+    return out
 
 
 def _games_section(page, manifest, log=None):
@@ -280,30 +306,40 @@ def _games_section(page, manifest, log=None):
 
     t0 = time.perf_counter()
     seed = manifest["identity"]["seed"]
-    shared: dict[str, list[str]] = {}
-    for point in manifest["identity"]["points"]:
-        shared.setdefault(_game_key(point["settings"]), []).append(point["label"])
+    everything = manifest["identity"]["points"]
+    shown = _shown_names(everything)
+    shared: dict[str, list[dict]] = {}
+    for point in everything:
+        shared.setdefault(_sample_key(point["settings"]), []).append(point)
     games, missing = [], []
-    for labels in shared.values():
-        point = next(p for p in manifest["identity"]["points"] if p["label"] == labels[0])
+    for group in shared.values():
+        names = list(dict.fromkeys(shown[p["label"]] for p in group))
+        rotated = names[0] != group[0]["label"] and names[0].endswith(" rotations)")
+        # a pooled table's sample is its rotation 0 (the label its name starts with)
+        point = next((p for p in group if rotated and names[0].startswith(p["label"] + " ")),
+                     group[0])
+        labels = [shown[point["label"]]] + names[1:]
         try:
             game = game_log(Settings.from_dict(point["settings"]), seed, SAMPLE_GAME)
         except (SettingsError, RuntimeError, KeyError, ValueError):
-            missing += labels                   # e.g. a plug-in strategy not loaded here
+            missing += names                    # e.g. a plug-in strategy not loaded here
             continue
         events = game["events"]
         setup = next((e["i"] for e in events if e["type"] == "turn_start"), len(events)) - 1
         end, record = len(events) - 1, game["record"]
         seats = game["settings"]["seats"]
         scores = ", ".join(f"{SEAT_NAMES[k]} {record.get(f'score_{k}')}" for k in range(seats))
-        also = f" (the same game as {', '.join(f'`{x}`' for x in labels[1:])}: they differ " \
-               f"only in the tie-break)" if len(labels) > 1 else ""
+        also = (f" (the same game as {', '.join(f'`{x}`' for x in labels[1:])}: they differ "
+                f"only in the tie-break)" if len(labels) > 1 else "")
+        if rotated:
+            also += (f"; the game of its first rotation, seats from 0: "
+                     f"{', '.join(point['settings']['strategies'])}")
         caption = (f"**{labels[0]}**{also}: game {SAMPLE_GAME} of seed {seed}, {end} events, "
                    f"{events[-1]['turn']} turns, ended by {record.get('end_reason')}; scores by "
                    f"colour (seat order): {scores}. Click a board to step through the game "
                    f"from there.")
         games.append(page.Game(
-            re.sub(r"[^a-z0-9_-]+", "-", labels[0].lower()).strip("-") or "game",
+            re.sub(r"[^a-z0-9_-]+", "-", point["label"].lower()).strip("-") or "game",
             build_page(game),
             [page.Picture("setup", board_picture(scene(game, setup)), setup,
                           f"after setup (event {setup})"),

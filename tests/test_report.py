@@ -14,7 +14,7 @@ from cli_harness import invoke
 
 from experiments import claims, spec, stats, sweep
 from experiments.runs import RunFolder, load_run
-from reports.report import build_report
+from reports.report import _sample_key, build_report
 
 SPEC = {"name": "tiny", "description": "a small study", "seed": 8, "games": 240, "chunk": 120,
         "grid": {"players": [4, 5], "boats": ["rules", "flat"], "tiebreak": ["chain", "shared"],
@@ -170,6 +170,7 @@ def test_the_report_shows_a_sample_game_of_every_setting(built):
         key = json.dumps({k: v for k, v in p["settings"].items() if k != "tiebreak"},
                          sort_keys=True)
         keys.setdefault(key, []).append(p)
+    assert len(keys) == len({_sample_key(p["settings"]) for p in points})
     pages = sorted((report / "games").glob("*.html"))
     assert len(pages) == len(keys) < len(points)
     assert 'id="sample-games"' in html
@@ -211,3 +212,6 @@ def test_a_mixed_table_reports_its_rotations_pooled(tmp_path):
     page = (tmp_path / "report" / "index.md").read_text()
     assert "(all 5 rotations)" in page
     assert "greedy+random+greedy+random+greedy" not in page.replace(" (all 5 rotations)", "")
+    # one sample game for the pooled rotations, one for the self-play
+    assert len(list((tmp_path / "report" / "games").glob("*.html"))) == 2
+    assert "(all 5 rotations)**; the game of its first rotation, seats from 0:" in page
