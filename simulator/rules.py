@@ -98,6 +98,7 @@ from .state import (
     SLOTS,
     SQUID,
     SQUID_ON,
+    STATE_SIZE,
     SWIM_WITH_DOLPHIN,
     TERRAIN_LEFT,
     TILE_BACK,
@@ -123,7 +124,11 @@ W_PATH = W_ENGINE             # 3 cells: the path of the current multi-hex move
 W_SWIM = W_PATH + 3           # MAX_EX cells: the swimmers a boat tile may take aboard
 W_SUNK_N = W_SWIM + MAX_EX    # X6.3: how many explorers stood on the tile that sank ...
 W_SUNK = W_SUNK_N + 1         # ... and which (MAX_EX cells)
-W_SIZE = W_SUNK + MAX_EX
+# a strategy's own room, never read or written by the engine: a whole state's worth of cells
+# where a lookahead copies the public table and tries moves with the rules' functions
+# (``strategies.lookahead``)
+W_LOOK = W_SUNK + MAX_EX
+W_SIZE = W_LOOK + STATE_SIZE
 
 
 # ============================================================================ basic queries
