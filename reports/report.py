@@ -329,8 +329,9 @@ def _games_section(page, manifest, log=None):
         end, record = len(events) - 1, game["record"]
         seats = game["settings"]["seats"]
         scores = ", ".join(f"{SEAT_NAMES[k]} {record.get(f'score_{k}')}" for k in range(seats))
-        also = (f" (the same game as {', '.join(f'`{x}`' for x in labels[1:])}: they differ "
-                f"only in the tie-break)" if len(labels) > 1 else "")
+        also = (f" (the same game as {', '.join(f'`{x}`' for x in labels[1:])}: the same "
+                f"boats, differing only in the tie-break or the allocation's name)"
+                if len(labels) > 1 else "")
         if rotated:
             also += (f"; the game of its first rotation, seats from 0: "
                      f"{', '.join(point['settings']['strategies'])}")

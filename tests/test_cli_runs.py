@@ -79,6 +79,15 @@ def test_simulate_never_holds_the_whole_table(monkeypatch):
     assert "n=9" in r.stdout
 
 
+def _default_signals():
+    """In the child: Ctrl-C and SIGTERM as a terminal delivers them, even when the suite itself
+    runs as a background job (which inherits SIGINT ignored, and the CLI keeps what it
+    inherited ignored, as ``nohup`` users expect)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig, code", [("SIGTERM", 143), ("SIGINT", 130)])
 def test_a_signal_while_writing_removes_the_temporary_file(tmp_path, sig, code):
     """SIGTERM and Ctrl-C during a run remove the temporary table and exit 143 / 130."""
@@ -89,7 +98,7 @@ def test_a_signal_while_writing_removes_the_temporary_file(tmp_path, sig, code):
                           "10000000", "--chunk", "1000", "--threads", "1", "--out",
                           str(tmp_path / "big.parquet")],
                          cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
+                         text=True, preexec_fn=_default_signals)
     try:
         deadline = time.monotonic() + 120
         while not list(tmp_path.glob(".big.parquet.*.tmp")):
