@@ -79,6 +79,11 @@ def rotated_label(seating: tuple[str, ...]) -> str:
     return "mixed, every seat in turn: " + ", ".join(sorted(set(seating)))
 
 
+def pooled_label(first: str, k: int) -> str:
+    """The setting a complete set of ``k`` rotations pools into, named by rotation 0's label."""
+    return f"{first} (all {k} rotations)"
+
+
 SEATING_FIELDS = ("seed", "players", "seats", "allocation", "challenges", "tiebreak", "dolphins",
                   "squid", "squid_only", "lagoon_is_sea", "creatures_must_move", "max_turns")
 
@@ -133,7 +138,7 @@ def pool_table(df: pd.DataFrame, inplace: bool = False) -> pd.DataFrame:
         return df
     out = df if inplace else df.copy()
     for seating, by_r in plan:
-        pooled, style = f"{by_r[0]} (all {len(by_r)} rotations)", rotated_label(seating)
+        pooled, style = pooled_label(by_r[0], len(by_r)), rotated_label(seating)
         for r, label in by_r.items():
             at = out.index[rows_of[label]]
             out.loc[at, "game"] = out.loc[at, "game"].to_numpy() + r * ROTATION_STRIDE

@@ -278,7 +278,7 @@ def _shown_names(points: list[dict]) -> dict[str, str]:
     """Each setting's name as the report shows it: a complete set of rotations of one mixed
     table is one setting, ``<rotation 0's label> (all k rotations)``
     (``experiments.rotations.pool_table``)."""
-    from experiments.rotations import rotation_of, rotations
+    from experiments.rotations import pooled_label, rotation_of, rotations
     sets: dict[tuple, dict[int, str]] = {}
     for p in points:
         rot = rotation_of(tuple(p["settings"]["strategies"]))
@@ -289,8 +289,7 @@ def _shown_names(points: list[dict]) -> dict[str, str]:
     out = {p["label"]: p["label"] for p in points}
     for (_, canonical), by_r in sets.items():
         if sorted(by_r) == list(range(len(rotations(canonical)))):
-            out.update({label: f"{by_r[0]} (all {len(by_r)} rotations)"
-                        for label in by_r.values()})
+            out.update({label: pooled_label(by_r[0], len(by_r)) for label in by_r.values()})
     return out
 
 
