@@ -207,7 +207,7 @@ def manifest(result: Result) -> dict:
             "stop_rule": {"rule": STOP_RULE, "used_to_stop": t.stop, "alpha": t.alpha,
                           "beta": t.beta, "delta": t.delta, "unit": "game index"},
             "outcome": {"statement": result.statement(), **result.stop.to_dict()},
-            "rating": {"model": "openskill.models.PlackettLuce", "parameters": "defaults",
+            "rating": {"model": "openskill.models.PlackettLuce", "parameters": "defaults, tau = 0 (fixed programs: no skill drift)",
                        "order": "game index, then line-up; rank = standing, ties equal"},
             "source_hash": simulator.SOURCE_HASH, "versions": v,
             "timing": {"seconds": result.seconds, "seconds_playing": result.seconds_playing,
@@ -255,7 +255,7 @@ def _notes(result: Result) -> str:
     return (f"n = games played (tables sat at); intervals are 95% over the {k:,} game indices "
             f"(the games of one index share layout and dice); win share and mean score are per "
             f"player the strategy played (fair share 1/{p} = {100 / p:.1f}%), a tie split among "
-            f"its winners; rating = openskill PlackettLuce, ordinal = mu - 3 sigma.")
+            f"its winners; rating = openskill PlackettLuce (tau = 0), ordinal = mu - 3 sigma.")
 
 
 def text(result: Result) -> str:

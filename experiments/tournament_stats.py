@@ -13,8 +13,14 @@ fill the table), and ``experiments.stats.bounded_mean_ci`` gives the interval of
 those values in their range (share [0, 1], score [0, ``score_bound``]). ``n`` is always the
 games behind a number, ``indices`` the units.
 
-Ratings: ``openskill.models.PlackettLuce`` (default parameters), one update per game in game
-index, then line-up order, each player ranked by its standing (equal standings tie). When a
+Ratings: ``openskill.models.PlackettLuce`` with ``tau = 0`` (otherwise its defaults), one update
+per game in game index, then line-up order, each player ranked by its standing (equal standings
+tie). ``tau`` is the skill drift the model adds to every sigma at each update, for players who
+change; a strategy is a fixed program, and with the default (25/300) sigma never falls below
+about 1.7 however many games are played, so the ratings keep only the last few thousand games
+and close strategies swap places by chance (a 560,000-game tournament of the ladder rated
+``racer``, win share 27.8%, below ``greedy``, 20.7%). With ``tau = 0`` sigma shrinks as
+1/sqrt(games) and the order converges. When a
 strategy fills several seats of one table (K < P), each seat is rated as its own entry from the
 strategy's rating and the strategy takes the mean of their new mu and sigma.
 
@@ -154,7 +160,7 @@ class Ratings:
 
     def __init__(self, strategies):
         from openskill.models import PlackettLuce
-        self.model = PlackettLuce()
+        self.model = PlackettLuce(tau=0.0)            # fixed programs: no skill drift
         self.strategies = tuple(strategies)
         self.current = [self.model.rating(name=s) for s in self.strategies]
         self.games = 0

@@ -150,6 +150,10 @@ PARAMS = (
           "the turn's last (1/3, 2/3, all of it); 0: fully at every point"),
     Param("capsize", 0.5, 0.0, 1.0, "share of a passenger's worth a capsize costs (it swims "
           "on, exposed)"),
+    Param("malice", 0.5, 0.0, 10.0, "die moves and sinks: weight of others' explorers taken, "
+          "the leader's most (tuned's)"),
+    Param("greed", 1.0, 0.0, 5.0, "die moves and sinks: weight of our own explorers taken "
+          "(tuned's)"),
 )
 MAX_T = 22                 # hexes of explorers a roll is weighed against (the first found)
 # mem layout: greedy's cells (the shared queries, plans, greedy's tables), then the targets of
@@ -598,7 +602,7 @@ def _sink(pub, mine, seat, opts, n, rng, mem, work, guard, doom):
 # ============================================================================ the strategy
 @hot
 def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
-    G.set_weights(mem, par[1], 1.0, 0.5, 1.0, par[2])      # tuned's weights (racer's scheme)
+    G.set_weights(mem, par[1], par[10], par[9], 1.0, par[2])   # tuned's weights by default
     mem[L_SHARE] = par[6]
     mem[L_CAPSIZE] = par[8]
     k = G.begin(pub, kind, opts, n, mem)

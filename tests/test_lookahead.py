@@ -186,3 +186,26 @@ def test_it_is_registered_as_the_ladders_top_rung_with_tunable_parameters():
     for p in s.params:
         assert canonical(f"lookahead:{p.name}={p.high:g}") == f"lookahead:{p.name}={p.high:g}"
     assert canonical("lookahead") == "lookahead"
+
+
+def test_expert_is_lookahead_with_the_tuned_weights_on_top_of_the_ladder():
+    """``expert`` is a preset: lookahead's code with CMA-ES's weights as its defaults (its
+    games are lookahead's with those weights, move for move), still tunable by name."""
+    from simulator.settings import Settings
+    from simulator.simulate import simulate
+    from strategies import expert
+    from strategies.registry import canonical
+    s = builtins()["expert"]
+    assert s.code == 7 and s.listed and s.mem_w == LA.MEM_W
+    assert [p.name for p in s.params] == [p.name for p in LA.PARAMS]
+    assert {p.name: p.default for p in s.params if p.name in expert.TUNED} == expert.TUNED
+    assert canonical("expert") == "expert"
+    assert canonical("expert:fear=0.5") == "expert:fear=0.5"
+    same = "lookahead:" + ",".join(f"{k}={v}" for k, v in expert.TUNED.items())
+    a = simulate(Settings(players=4, strategies=("expert", "tuned", "racer", "greedy")), 12, 7,
+                 threads=1)
+    b = simulate(Settings(players=4, strategies=(same, "tuned", "racer", "greedy")), 12, 7,
+                 threads=1)
+    cols = [c for c in a.columns if not c.startswith("strategy")]
+    assert a[cols].equals(b[cols])
+    assert (a["strategy_0"] == "expert").all()

@@ -88,6 +88,22 @@ def test_sprt_decisions():
     assert sprt(52, 100, 0.05, 0.05, 0.05)[0] == "open"
 
 
+def test_ratings_do_not_drift_so_sigma_shrinks_and_a_close_pair_stays_ordered():
+    """tau = 0: a strategy is a fixed program. With openskill's default drift sigma stays near
+    1.5 whatever the number of games (1.47 for these games) and a 52-48 pair is ordered by the
+    last few thousand; here sigma falls with the games (0.30) and the better one is first."""
+    from types import SimpleNamespace
+
+    from experiments.tournament_stats import Ratings
+    n = 20_000
+    first = np.random.default_rng(5).random(n) < 0.52
+    rank = np.where(first[:, None], [0, 1], [1, 0])
+    ratings = Ratings(("A", "B"))
+    ratings.feed(SimpleNamespace(strat=np.tile([0, 1], (n, 1)), rank=rank, n=n))
+    assert ratings.model.tau == 0.0
+    assert ratings.order() == [0, 1] and ratings.sigma.max() < 0.5, ratings.current
+
+
 def test_every_pair_meets_in_a_four_strategy_three_player_field():
     """K > P (only two strategies are built in, so on synthetic games): each pair sits together
     in 6 of the 12 line-ups per index, the two directions of a pair add up to 1, the batch-by-
