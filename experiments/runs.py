@@ -31,6 +31,7 @@ from pathlib import Path
 FORMAT = "survive-sim-run/1"
 TABLE_VERSION = 1          # the per-game columns (simulator.simulate.records_frame) + setting
 MANIFEST = "_manifest.json"
+LOOKS = "_looks.json"                      # the verdicts' looks (experiments.looks)
 LOCK = ".lock"
 META_KEY = b"survive-sim"
 
@@ -162,7 +163,7 @@ class RunFolder:
     def ours(self) -> list[Path]:
         """Files a sweep writes here (chunks, manifest, temporaries, lock)."""
         return [p for p in self.path.iterdir()
-                if p.name in (MANIFEST, LOCK) or p.name.endswith(".tmp")
+                if p.name in (MANIFEST, LOCK, LOOKS) or p.name.endswith(".tmp")
                 or (p.suffix == ".parquet" and ".c" in p.name)]
 
     def chunk_path(self, label: str, k: int) -> Path:
@@ -275,13 +276,12 @@ def clear(folder: RunFolder) -> None:
 
 
 # ------------------------------------------------------------------------------ reading
-def load_run(path: str | Path, columns: list[str] | None = None):
-    """Every finished game of a run folder as one table, in grid order (setting, then game),
-    and a per-setting account ``{label: (games present, games asked)}``. Chunks whose footer
-    does not match the manifest (left by an interrupted sweep) are not read. ``columns``: read
-    only these (``setting`` and ``game`` always), which keeps a large run in memory."""
-    import pandas as pd
-    import pyarrow.dataset as ds
+def finished_chunks(path: str | Path, games: int | None = None
+                    ) -> tuple[dict[str, list[str]], dict[str, tuple[int, int]]]:
+    """The finished chunk files of each setting of a run folder, in grid and game order, and
+    the account ``{label: (games present, games asked)}``. With ``games``, only the chunks
+    holding the first ``games`` games (the last one may hold more: readers cut it). Chunks
+    whose footer does not match the manifest (left by an interrupted sweep) are left out."""
     path = Path(path)
     folder = RunFolder(path)
     if not path.is_dir():
@@ -291,27 +291,47 @@ def load_run(path: str | Path, columns: list[str] | None = None):
         raise RunError(f"{path} is not a run folder (no {MANIFEST}); make one with "
                        f"`survive-sim sweep`")
     labels = [p["label"] for p in manifest["identity"]["points"]]
-    chunk, games, seed = manifest["identity"]["chunk"], manifest["games"], \
+    chunk, asked, seed = manifest["identity"]["chunk"], manifest["games"], \
         manifest["identity"]["seed"]
-    files, account = [], {}
+    upto = asked if games is None else min(games, asked)
+    files, account = {}, {}
     for label in labels:
-        have = 0
-        for k, first in enumerate(range(0, games, chunk)):
-            count = min(chunk, games - first)
+        have, mine = 0, []
+        for k, first in enumerate(range(0, upto, chunk)):
+            count = min(chunk, asked - first)
             p = folder.chunk_path(label, k)
             meta = {"run": manifest["run"], "setting": label, "chunk": k, "first": first,
                     "count": count, "seed": seed}
             if p.exists() and chunk_ok(p, meta):
-                files.append(str(p))
-                have += count
-        account[label] = (have, games)
-    if not files:
+                mine.append(str(p))
+                have += min(count, upto - first)
+        files[label] = mine
+        account[label] = (have, upto)
+    return files, account
+
+
+def load_run(path: str | Path, columns: list[str] | None = None, games: int | None = None):
+    """Every finished game of a run folder as one table, in grid order (setting, then game),
+    and a per-setting account ``{label: (games present, games asked)}``. Chunks whose footer
+    does not match the manifest (left by an interrupted sweep) are not read. ``columns``: read
+    only these (``setting`` and ``game`` always), which keeps a large run in memory;
+    ``games``: only the first ``games`` games of each setting."""
+    import pandas as pd
+    import pyarrow.dataset as ds
+    files, account = finished_chunks(path, games)
+    labels = list(files)
+    paths = [p for label in labels for p in files[label]]
+    if not paths:
         return pd.DataFrame(), account
-    dataset = ds.dataset(files, format="parquet")
+    dataset = ds.dataset(paths, format="parquet")
     if columns is not None:
         columns = ["setting", "game"] + [c for c in columns if c not in ("setting", "game")
                                          and c in dataset.schema.names]
-    df = dataset.to_table(columns=columns).to_pandas()
+    table = dataset.to_table(columns=columns)
+    if games is not None:
+        import pyarrow.compute as pc
+        table = table.filter(pc.less(table["game"], games))
+    df = table.to_pandas()
     df["setting"] = pd.Categorical(df["setting"].astype(str), categories=labels)
     df = df.sort_values(["setting", "game"], kind="stable").reset_index(drop=True)
     return df, account

@@ -48,8 +48,11 @@ per setting (``seat`` NA)
   by Holm across the settings of the run.
 paired differences (``setting`` = ``"A vs B"``, A minus B; ``seat`` as above)
   ``paired_games``: value = matched games, ``method`` = the factor the two settings differ in;
-  ``diff_win_share`` and ``diff_score`` with ``*_p`` and ``*_p_holm`` (Holm across every
-  paired p-value of the run): see ``paired_stats``.
+  ``diff_win_share`` and ``diff_score`` with ``*_p`` and ``*_p_holm`` (Holm within one
+  family: the pairs that differ in the same factor, for one metric -- e.g. every boats pair's
+  win-share p-values); pairs that played identical games by the same rule (named
+  allocations that give the same boats) get 0 with method ``identical`` and no p, and stay out
+  of every family: see ``paired_stats``.
 
 Intervals follow the project's rule: proportions Wilson (``proportion_confint(...,
 method="wilson")``); means of bounded per-game quantities by ``bounded_mean_ci``.
@@ -431,15 +434,25 @@ def paired_diff(xa, xb, hi: float, alpha: float = ALPHA) -> dict:
             "method": "newcomb", "p": p, "p_method": "score-2indep"}
 
 
+def _identical(a: SettingData, b: SettingData, ia, ib) -> bool:
+    """The two settings played the same games and counted them by the same rule (e.g. named
+    allocations that give the same boats): every paired difference is exactly 0."""
+    return a.own == b.own and all(np.array_equal(getattr(a, k)[ia], getattr(b, k)[ib])
+                                  for k in ("score", "rescued", "explorers", "turns"))
+
+
 def _pair_rows(data: list[SettingData], alpha: float) -> list[dict]:
     rows: list[dict] = []
+    family: list[tuple] = []             # (factor, metric) of each p row, in order
     for a, b, factor in comparable_pairs(data):
         _, ia, ib = np.intersect1d(a.games, b.games, assume_unique=True, return_indices=True)
         n = len(ia)
         if n == 0:
             continue
         label = f"{a.label}{PAIR_SEP}{b.label}"
-        rows.append(_row(label, None, "paired_games", n, n=n, method=factor))
+        same = _identical(a, b, ia, ib)
+        rows.append(_row(label, None, "paired_games", n, n=n,
+                         method=f"{factor} (identical games)" if same else factor))
         twins = factor == "tiebreak"
         if twins and not np.array_equal(a.score[ia], b.score[ib]):
             raise ValueError(f"{label}: the settings differ only in the tie-break but their "
@@ -451,19 +464,29 @@ def _pair_rows(data: list[SettingData], alpha: float) -> list[dict]:
             if not twins:                   # twins: the same games, the difference is 0
                 parts.append(("score", a.score[ia, p], b.score[ib, p], bound))
             for name, xa, xb, hi in parts:
+                if same:                    # no test: nothing differs (left out of Holm)
+                    rows.append(_row(label, p, f"diff_{name}", 0.0, 0.0, 0.0, n, "identical"))
+                    rows.append(_row(label, p, f"diff_{name}_p", math.nan, n=n,
+                                     method="identical"))
+                    family.append(None)
+                    continue
                 r = paired_diff(xa, xb, hi, alpha)
                 rows.append(_row(label, p, f"diff_{name}", r["value"], r["low"], r["high"],
                                  r["n"], r["method"]))
                 rows.append(_row(label, p, f"diff_{name}_p", r["p"], n=r["n"],
                                  method=r["p_method"]))
-    ps = [r["value"] for r in rows if r["metric"].endswith("_p")]
-    adjusted = iter(holm(ps, alpha))
-    out = []
+                family.append((factor, name))
+    p_rows = [r for r in rows if r["metric"].endswith("_p")]
+    adjusted = np.full(len(p_rows), math.nan)
+    for key in dict.fromkeys(f for f in family if f is not None):
+        at = [i for i, f in enumerate(family) if f == key]
+        adjusted[at] = holm([p_rows[i]["value"] for i in at], alpha)
+    out, it = [], iter(adjusted)
     for r in rows:
         out.append(r)
         if r["metric"].endswith("_p"):
-            out.append({**r, "metric": r["metric"] + "_holm", "value": float(next(adjusted)),
-                        "method": "holm"})
+            out.append({**r, "metric": r["metric"] + "_holm", "value": float(next(it)),
+                        "method": "holm" if r["method"] != "identical" else "identical"})
     return out
 
 
@@ -474,8 +497,8 @@ def paired_stats(df: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     factor (``pair_factor``), matched game by game on ``game`` (only games in both), and each
     seat (player with 2 players): ``diff_win_share`` (the tie-split win share of A under A's own
     rule minus B's under B's) and ``diff_score``, each the mean of the per-game differences with
-    the interval of ``paired_diff``, a p-value ``*_p`` and ``*_p_holm`` (Holm across every
-    paired p-value of ``df``). Pairs that differ only in the tie-break play byte-identical games,
+    the interval of ``paired_diff``, a p-value ``*_p`` and ``*_p_holm`` (Holm within the pairs
+    that differ in the same factor, per metric; identical games are left out). Pairs that differ only in the tie-break play byte-identical games,
     so their score difference is exactly 0 by construction: ``diff_score`` is left out for them
     (and a ``ValueError`` raised if their matched scores are not identical). ``setting`` is
     ``"A vs B"`` (A minus B, A the setting that appears first)."""

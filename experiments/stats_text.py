@@ -123,8 +123,8 @@ def _pair_blocks(index: dict, alpha: float) -> list[str]:
     pairs = [(k, v) for k, v in index.items() if (None, "paired_games") in v]
     if not pairs:
         return []
-    n_tests = sum(1 for v in index.values() for (s, m) in v
-                  if m in ("diff_win_share_p", "diff_score_p"))
+    n_tests = sum(1 for v in index.values() for (s, m), r in v.items()
+                  if m in ("diff_win_share_p", "diff_score_p") and r.method != "identical")
     header = ["seat", "diff win share pp [95% CI]", "p", "Holm p", "", "diff score [95% CI]",
               "p", "Holm p", ""]
     table: list[tuple[str, list[list[str]]]] = []
@@ -138,6 +138,9 @@ def _pair_blocks(index: dict, alpha: float) -> list[str]:
                 if r is None:
                     cells += ["identical games (tie-break only)", "", "", ""]
                     continue
+                if r.method == "identical":
+                    cells += ["0 (identical games)", "", "", ""]
+                    continue
                 q = rows[(s, f"diff_{name}_p_holm")].value
                 cells += [_mean(r, sign=True, scale=scale), _p(rows[(s, f"diff_{name}_p")].value),
                           _p(q), SIGNIFICANT if q < alpha else ""]
@@ -145,7 +148,8 @@ def _pair_blocks(index: dict, alpha: float) -> list[str]:
         table.append((label, body))
     widths = _widths([header] + [c for _, body in table for c in body])
     out = ["", (f"paired differences, A - B on the games both played ({100 * (1 - alpha):g}% "
-                f"CI; p: paired t test, Holm-adjusted over all {n_tests} paired tests; "
+                f"CI; p: paired t test, Holm-adjusted within each factor and metric "
+                f"({n_tests} paired tests); "
                 f"{SIGNIFICANT} Holm p < {alpha:g}; {SCALED} Newcombe interval, no per-game "
                 f"variation)")]
     for label, body in table:

@@ -22,10 +22,11 @@ from reports.page import (
 )
 
 LONG = 20                  # more rows than this: the table scrolls in a box, its header stays
-VERDICT_MARK = {"supported": "✓", "refuted": "✗", "inconclusive": "○"}
+VERDICT_MARK = {"supported": "✓", "negligible": "≈", "refuted": "✗",
+                "inconclusive": "○"}
 
-# Colours: Okabe-Ito blue / vermillion / grey for the verdicts (told apart without hue too: a
-# mark and the word), text on tints with contrast above 7:1.
+# Colours: Okabe-Ito blue / orange / vermillion / grey for the verdicts (told apart without hue
+# too: a mark and the word), text on tints with contrast above 7:1.
 CSS = """
 :root { --text: #1f2328; --muted: #57606a; --line: #d0d7de; --soft: #f6f8fa; --link: #0a58ca; }
 * { box-sizing: border-box; }
@@ -97,6 +98,8 @@ td.empty { color: #8c959f; }
 tbody td.verdict { font-weight: 700; white-space: nowrap; }
 tbody td.verdict.v-supported { background: #d3e8f8; color: #063f6b;
   box-shadow: inset 5px 0 0 #0072b2; }
+tbody td.verdict.v-negligible { background: #fdf0c4; color: #5c4300;
+  box-shadow: inset 5px 0 0 #e69f00; }
 tbody td.verdict.v-refuted { background: #fbdcc6; color: #7a2800;
   box-shadow: inset 5px 0 0 #d55e00; }
 tbody td.verdict.v-inconclusive { background: #e8e8e8; color: #333;

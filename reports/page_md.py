@@ -18,7 +18,8 @@ from reports.page import (
     verdict_class,
 )
 
-VERDICT_MARK = {"supported": "✓", "refuted": "✗", "inconclusive": "○"}
+VERDICT_MARK = {"supported": "✓", "negligible": "≈", "refuted": "✗",
+                "inconclusive": "○"}
 
 # Markdown punctuation: `_` only where it can open or close emphasis (not inside a word such as
 # a setting's label), `[` (a link opens there; `]` alone does nothing)

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments.claims import LADDER_RULE
 from experiments.runs import RunError, RunFolder, load_run
+from experiments.verdicts import LADDER_RULE
 
 SEAT_FIELDS = ("player", "score", "rescued", "rescued_value", "turns", "lost", "boats",
                "strategy") + tuple(f"lost_{c}" for c in ("serpent", "shark", "whale",
@@ -46,50 +46,62 @@ def _say(log, text):
 
 
 # ------------------------------------------------------------------------------ verdicts
+SHARE_CLAIMS = ("S1", "S1b", "S1c", "N3", "T1")
+
+
+def _effect(r) -> str:
+    """A verdict row's effect and interval as people read them."""
+    if pd.isna(r.effect):
+        return "–"
+    if r.claim == "N1":
+        return f"{int(r.effect)} of 3 measures"
+    if r.claim == "S1c":                        # a share of the spread removed
+        if pd.isna(r.low):
+            return f"{100 * r.effect:.0f}% removed"
+        return f"{100 * r.effect:.0f}% [{100 * r.low:.0f}, {100 * r.high:.0f}] removed"
+    k, unit, sign = (100, " pp", "+") if r.claim in SHARE_CLAIMS else \
+        (100, "%", "") if r.claim == "T2" else (1, " explorers", "+")
+    if pd.isna(r.low):
+        return f"{k * r.effect:{sign}.2f}{unit}"
+    return f"{k * r.effect:{sign}.2f}{unit} [{k * r.low:{sign}.2f}, {k * r.high:{sign}.2f}]"
+
+
 def verdict_view(v: pd.DataFrame) -> pd.DataFrame:
     """The verdict table as people read it: effect and interval in percentage points where the
-    metric is a share, p rounded, the games that would settle an inconclusive claim."""
-    def effect(r):
-        if pd.isna(r.effect):
-            return "–"
-        share = r.claim in ("S1", "S1b", "S1c", "N3", "T1", "T2")
-        k, unit = (100, " pp") if share and r.claim != "T2" else (100, "%") if share else (1, "")
-        if pd.isna(r.low):
-            return f"{k * r.effect:.3g}{unit}"
-        return f"{k * r.effect:+.2f}{unit} [{k * r.low:+.2f}, {k * r.high:+.2f}]" \
-            if r.claim != "T2" else f"{k * r.effect:.2f}% [{k * r.low:.2f}, {k * r.high:.2f}]"
-
-    def p(x):
-        return "–" if pd.isna(x) else f"{x:.2g}" if x >= 1e-4 else "< 0.0001"
-
+    metric is a share, the look (and whether its interval is anytime-valid), the games at which
+    a settled row settled and the games that would settle an open one."""
     ladder = "play" in v.columns and v["play"].nunique() > 1
     extra = {"play": v["play"], "across the ladder": v["across_ladder"]} if ladder else {}
+    look = [f"{n} ({'anytime-valid' if 'anytime' in str(kind) else 'fixed'})"
+            for n, kind in zip(v["looks"], v["interval"])]
     return pd.DataFrame({
         "claim": v["claim"], **extra, "scope": v["scope"], "verdict": v["verdict"],
-        "effect [95% CI]": [effect(r) for r in v.itertuples()],
-        "p": [p(x) for x in v["p_value"]], "n": v["n"].map(lambda n: f"{n:,}"),
+        "effect [95% CI]": [_effect(r) for r in v.itertuples()],
+        "n": v["n"].map(lambda n: f"{n:,}"), "look": look,
+        "settled at": v["settled_at"].map(lambda g: "" if pd.isna(g) else f"{g:,}"),
         "games to settle": v["games_needed"].map(lambda g: "" if pd.isna(g) else f"{g:,}")})
 
 
 def verdict_text(v: pd.DataFrame) -> str:
     """The verdict table for the terminal: one line per claim and scope."""
     shown = verdict_view(v)
-    lines = ["verdicts (rules in the report; intervals 95%):"]
+    kinds = sorted(set(v["interval"]))
+    lines = [f"verdicts (rules in the report; intervals {' and '.join(kinds)}; "
+             f"look {int(v['looks'].max())}):"]
     for r in shown.to_dict("records"):
         settle = r["games to settle"]
         more = f"; {settle} games would settle it" if settle else ""
         play = f"{r['play']}: " if "play" in r else ""
-        lines.append(f"  {r['claim']:<4} {r['verdict']:<12} {r['effect [95% CI]']:<28} "
+        lines.append(f"  {r['claim']:<4} {r['verdict']:<12} {r['effect [95% CI]']:<30} "
                      f"n={r['n']:<9} {play}{r['scope']}{more}")
     if "across the ladder" in shown.columns:
         lines.append("across the ladder:")
         seen = set()
         for r in shown.to_dict("records"):
-            where = r["scope"].split(";")[0]
-            if (r["claim"], where) in seen or not r["across the ladder"]:
+            if (r["claim"], r["scope"]) in seen or not r["across the ladder"]:
                 continue
-            seen.add((r["claim"], where))
-            lines.append(f"  {r['claim']:<4} {r['across the ladder']:<30} {where}")
+            seen.add((r["claim"], r["scope"]))
+            lines.append(f"  {r['claim']:<4} {r['across the ladder']:<38} {r['scope']}")
     return "\n".join(lines)
 
 
@@ -246,10 +258,17 @@ METHOD = [
     "conservative because split counts vary less than the multinomial it assumes, with p-values "
     "adjusted across the grid by Holm (statsmodels).",
     "A verdict is computed from the games by the claim's stated rule (the `rule` column of "
-    "`verdicts.csv`): a direction needs its interval wholly on the claimed side; a claim of "
-    "balance or equality is supported only by an equivalence test (TOST) against the tolerance "
-    "the study file states, never by a test that failed to find a difference; an inconclusive "
-    "verdict gives the games that would settle it at the spread observed.",
+    "`verdicts.csv`; docs/verdicts.md), reading the 95% interval printed beside it, with the "
+    "game index as the unit (a mixed table's rotations averaged within the index first): a "
+    "direction is supported only when its interval lies beyond the claim's tolerance, the "
+    "smallest effect that matters, and is negligible when it is real but inside it; a claim of "
+    "balance is supported only by an equivalence test (TOST on every part) against the "
+    "tolerance, never by a test that failed to find a difference; an inconclusive verdict gives "
+    "the games at which the next look settles it with 80% power at the effect observed.",
+    "Looks: the run's first judgment reads fixed-sample intervals; every later judgment of "
+    "the same run at more games (and every round of `study --until-settled`) reads "
+    "anytime-valid confidence sequences, and keeps each verdict an earlier look settled, so "
+    "each kind of wrong conclusion stays under 5% however often the run is extended.",
     "A mixed table is played in every rotation of its seating on the same games (each seat "
     "holds each strategy equally often) and its rotations are pooled into one setting, so a "
     "seat's numbers are the seat's, not the strategy's that sat there.",
@@ -360,21 +379,32 @@ def _games_section(page, manifest, log=None):
     return page.Section("Sample games", text, games=games)
 
 
+def _changes(study: str | None) -> pd.DataFrame | None:
+    """The verdicts of a shipped study that moved when the rules changed (packaged data)."""
+    from importlib.resources import files
+    table = pd.read_csv(files("experiments") / "verdict_changes.csv")
+    mine = table[table["study"] == study].drop(columns=["study"])
+    return mine.reset_index(drop=True) if len(mine) else None
+
+
 # ------------------------------------------------------------------------------ the report
-def build_report(run, out, log=None) -> Result:
+def build_report(run, out, log=None, games: int | None = None) -> Result:
     """Write the report of the run folder ``run`` into ``out`` (atomically: a temporary folder
-    renamed into place). ``RunError`` / ``ValueError`` (one line) for a folder that is not a
-    run, an empty run, or an output that cannot be written."""
+    renamed into place). ``games``: the charts and statistics show the first ``games`` games
+    of each setting (the verdicts always judge every game, setting by setting). ``RunError``
+    / ``ValueError`` (one line) for a folder that is not a run, an empty run, or an output
+    that cannot be written."""
     import reports.charts as charts
     import reports.page as page
-    from experiments.claims import CLAIMS, verdicts
+    from experiments.claims import CLAIMS
     from experiments.rotations import pool_table
     from experiments.stats import balance_stats
+    from experiments.verdicts import judge_run
 
     t0 = time.perf_counter()
     page.check_target(out)                      # before any work: where the page goes
     manifest = RunFolder(Path(run)).read_manifest()
-    df, account = load_run(run, columns=COLUMNS)
+    df, account = load_run(run, columns=COLUMNS, games=games)
     if manifest is None:
         raise RunError(f"{run} is not a run folder")
     have, want = sum(h for h, _ in account.values()), sum(w for _, w in account.values())
@@ -386,7 +416,7 @@ def build_report(run, out, log=None) -> Result:
     df = pool_table(df, inplace=True)       # a mixed seating's rotations: one style
     tidy = balance_stats(df)
     claims = manifest.get("claims") or {}
-    v = verdicts(df, claims) if claims else None
+    v = judge_run(run, claims, log=log) if claims else None
     _say(log, f"report: statistics and {0 if v is None else len(v)} verdicts "
               f"({time.perf_counter() - t0:.1f} s)")
     meta = charts.settings_table(df)
@@ -396,6 +426,9 @@ def build_report(run, out, log=None) -> Result:
         notes.append(f"PARTIAL RUN: {have:,} of {want:,} games finished (the sweep is still "
                      f"going or was interrupted); every number below is of the games finished. "
                      f"Short: {', '.join(short[:6])}{' ...' if len(short) > 6 else ''}")
+    if games is not None and games < manifest["games"]:
+        notes.append(f"The charts and statistics show the first {games:,} games of each "
+                     f"setting; the verdicts judge all {manifest['games']:,}.")
     versions = manifest.get("versions", {})
     subtitle = (f"{manifest.get('description') or manifest.get('name')}: "
                 f"{len(account)} settings, {manifest['games']:,} games each (seed "
@@ -406,7 +439,8 @@ def build_report(run, out, log=None) -> Result:
         tests = v.groupby("claim", sort=False)["test"].first()
         sections.append(page.Section("The claims", [
             f"**{c}** ({SOURCES[CLAIMS[c].source]}): {CLAIMS[c].said} **Question:** "
-            f"{CLAIMS[c].question} **Test:** {tests[c]}. **Rule:** {CLAIMS[c].rule}."
+            f"{CLAIMS[c].question} **Measure:** {CLAIMS[c].measure}. **Test:** {tests[c]}. "
+            f"**Rule:** {CLAIMS[c].rule}. **Multiplicity:** {CLAIMS[c].family}."
             for c in dict.fromkeys(v["claim"])]))
     sections.append(page.Section("Seat balance", [
         "Each seat's share of the wins, a tie split 1/k among its k winners, with its 95% "
@@ -439,9 +473,26 @@ def build_report(run, out, log=None) -> Result:
         tables=[page.Table("seats", _seat_table(tidy), "Seat statistics, 95% intervals.",
                            max_rows=60),
                 page.Table("stats", tidy, "All statistics (tidy).", show=False)]))
+    changes = _changes(manifest.get("name"))
+    if changes is not None:
+        sections.append(page.Section("What changed in the verdicts", [
+            "On 2026-12-02 the verdict rules changed (docs/verdicts.md): a direction is "
+            "supported only beyond its tolerance (a real effect inside it is `negligible`); "
+            "the game index is the unit everywhere, so a mixed table's rotations are averaged "
+            "within the index and its n is the indices; S1 also asks whether seat 1 wins more "
+            "than 1/N; S1c measures the share of flat boats' squared seat spread the rules' "
+            "boats remove; N1's fairness is the spread of every seat; N3 is paired and leaves "
+            "out mixed tables whose mix changes; T1 is judged where the chain is the rule; "
+            "corrections state their family; a run judged again after it grew reads "
+            "anytime-valid intervals. On the shipped study's games at 20,000 per setting, "
+            "these verdicts moved (every other one is as before):"],
+            tables=[page.Table("verdict_changes", changes, "Verdicts that moved: old rule, "
+                               "new rule, and why.")]))
     sections.append(page.Section("How the numbers are made", METHOD))
     title = f"survive-sim report: {manifest.get('name', Path(run).name)}"
-    report = page.Report(title, subtitle, notes, verdicts=v, sections=sections,
+    from experiments.verdicts import public
+    report = page.Report(title, subtitle, notes, verdicts=None if v is None else public(v),
+                         sections=sections,
                          verdicts_shown=None if v is None else verdict_view(v))
     nfig = sum(len(s.figures) for s in sections)
     _say(log, f"report: {nfig} charts drawn ({time.perf_counter() - t0:.1f} s); writing {out}")

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from cli_harness import invoke
 
-from experiments import claims, spec, stats, sweep
+from experiments import spec, stats, sweep
 from experiments.runs import RunFolder, load_run
 from reports.report import _sample_key, build_report
 
@@ -84,12 +84,16 @@ def test_the_tables_behind_the_charts_match_a_recount(built):
 
 def test_the_verdicts_are_the_claims_computed_from_the_games(built):
     root, result = built
+    from experiments.verdicts import verdicts
     df, _ = load_run(root / "run")
-    want = claims.verdicts(df, SPEC["claims"])
+    want = verdicts(df, SPEC["claims"])                 # in memory, the same rules
     got = pd.read_csv(root / "report" / "verdicts.csv")
-    assert list(got.columns[:10]) == ["claim", "question", "verdict", "test", "statistic",
-                                      "p_value", "effect", "low", "high", "n"]
+    assert list(got.columns[:9]) == ["claim", "play", "scope", "verdict", "measure", "effect",
+                                     "low", "high", "n"]
+    assert {"looks", "interval", "settled_at", "games_needed", "family", "rule",
+            "verdict_across"} <= set(got.columns) and "adjusted" not in got.columns
     assert list(got["verdict"]) == list(want["verdict"])
+    assert set(got["looks"]) == {1} and set(got["interval"]) == {"95% fixed"}
     assert got["effect"].to_numpy() == pytest.approx(want["effect"].to_numpy(), nan_ok=True)
     html = (root / "report" / "index.html").read_text()
     assert html.index('<h2 id="verdicts"') < html.index('<h2 id="seat-balance"')  # first
@@ -145,6 +149,8 @@ def test_a_study_runs_its_sweep_and_report_and_prints_the_verdicts(tmp_path):
     assert r.exit_code == 0, r.stderr
     assert (out / "report" / "index.html").exists() and (out / "report" / "verdicts.csv").exists()
     assert "verdicts" in r.stdout and "T2" in r.stdout
+    md = (out / "report" / "index.md").read_text()
+    assert "What changed in the verdicts" in md and "not judged" in md      # T1 at 2-4
     assert str(Path(out) / "report" / "index.html") in r.stdout
     again = invoke("study", "tiebreaks", "--games", 40, "--out", out, "--no-progress")
     assert again.exit_code == 0                       # resumes: nothing left to play
@@ -208,7 +214,7 @@ def test_a_mixed_table_reports_its_rotations_pooled(tmp_path):
     v = pd.read_csv(tmp_path / "report" / "verdicts.csv")
     style = "mixed, every seat in turn: greedy, random"
     assert sorted(v["play"]) == ["greedy self-play", style]
-    assert v.loc[v["play"] == style, "n"].item() == 5 * 60
+    assert v.loc[v["play"] == style, "n"].item() == 60          # game indices, not rows
     page = (tmp_path / "report" / "index.md").read_text()
     assert "(all 5 rotations)" in page
     assert "greedy+random+greedy+random+greedy" not in page.replace(" (all 5 rotations)", "")

@@ -299,13 +299,38 @@ def test_only_one_factor_pairs_of_one_player_count_and_seed(tidy):
         assert not any(label in p.split(ST.PAIR_SEP) for p in pairs)
 
 
-def test_paired_holm_over_all_paired_rows(tidy):
-    p = tidy[tidy["metric"].isin(["diff_win_share_p", "diff_score_p"])]
+def test_paired_holm_families_are_per_factor_and_metric(tidy):
+    """Review item 5: Holm over every paired p of a run mixes unrelated questions. A family is
+    the pairs that differ in one factor, for one metric (e.g. every boats pair's win shares)."""
+    p = tidy[tidy["metric"].isin(["diff_win_share_p", "diff_score_p"])].reset_index(drop=True)
     q = tidy[tidy["metric"].isin(["diff_win_share_p_holm", "diff_score_p_holm"])]
+    q = q.reset_index(drop=True)
     assert len(p) == len(q) == 5 + 2 * 5 + 2 * 5
-    assert q["value"].to_numpy() == pytest.approx(
-        multipletests(p["value"].to_numpy(), method="holm")[1])
+    factor = {r.setting: r.method for r in tidy[tidy["metric"] == "paired_games"].itertuples()}
+    fam = [(factor[s], m) for s, m in zip(p["setting"], p["metric"])]
+    assert len(set(fam)) == 5                    # tie-break: win share; boats, challenges: both
+    for key in set(fam):
+        at = [i for i, f in enumerate(fam) if f == key]
+        assert q["value"].to_numpy()[at] == pytest.approx(
+            multipletests(p["value"].to_numpy()[at], method="holm")[1])
     assert (q["method"] == "holm").all()
+
+
+def test_pairs_that_play_identical_games_have_no_test(frames):
+    """Named allocations that give the same boats (4 players: 2,2,2,2 for all three) play the
+    same games: their differences are exactly 0, with no p, outside every Holm family (the
+    review counted 352 such p-values in the five-six study's family)."""
+    a = frames["p4-rules-random"]
+    b = labelled(a, "p4-flat-random", "flat")
+    t = ST.paired_stats(pd.concat([a, b], ignore_index=True))
+    pg = t[t["metric"] == "paired_games"].iloc[0]
+    assert pg.method == "boats (identical games)"
+    d = t[t["metric"].str.startswith("diff_")]
+    assert (d["method"] == "identical").all()
+    assert d[d["metric"].str.endswith("_p")]["value"].isna().all()
+    assert (d[d["metric"].isin(["diff_win_share", "diff_score"])]["value"] == 0).all()
+    both = pd.concat([a, b], ignore_index=True)
+    assert "identical games" in ST.format_stats(ST.balance_stats(both))
 
 
 def test_paired_diff_falls_back_to_newcombe_without_variation():

@@ -15,13 +15,13 @@ def default_out(run: str) -> str:
                         f"{os.path.basename(os.path.normpath(run))}-report")
 
 
-def write(run: str, out: str, quiet: bool = False):
+def write(run: str, out: str, quiet: bool = False, games: int | None = None):
     """Build the report of ``run`` into ``out``; bad input is a usage error (exit 2)."""
     from experiments.runs import RunError
     from reports.report import build_report
     try:
         return build_report(run, out, log=None if quiet else
-                            (lambda line: click.echo(line, err=True)))
+                            (lambda line: click.echo(line, err=True)), games=games)
     except (RunError, ValueError) as e:
         bad(one_line(e))
 
@@ -31,15 +31,18 @@ def write(run: str, out: str, quiet: bool = False):
 @click.option("--out", default=None, metavar="DIR",
               help="The report folder (default: RUN-report beside RUN). Holds index.html, "
                    "index.md, figures/, tables/ and verdicts.csv.")
+@click.option("--games", type=click.IntRange(min=1), default=None,
+              help="Charts and statistics of the first N games of each setting (the verdicts "
+                   "judge every game).")
 @click.option("--no-progress", is_flag=True, help="No progress lines on stderr.")
-def report(run, out, no_progress):
+def report(run, out, games, no_progress):
     """Write the report of the sweep folder RUN: index.html (opens from disk, no internet),
     index.md, figures/*.png and *.svg, tables/*.csv behind every chart, and the verdicts of
     the study's claims (verdicts.csv)."""
     if not os.path.isdir(run):
         bad(f"{run} is not a run folder (no such directory); make one with `survive-sim sweep`")
     out = out or default_out(run)
-    result = write(run, out, no_progress)
+    result = write(run, out, no_progress, games)
     click.echo(f"wrote {os.path.join(out, 'index.html')} ({result.figures} charts, "
                f"{result.tables} tables{', PARTIAL run' if result.partial else ''})")
     if result.verdicts is not None and len(result.verdicts):

@@ -7,7 +7,10 @@ import os
 import click
 
 from . import main
-from .options import bad
+from .options import bad, one_line
+
+SETTLE_CAP = 200_000            # --until-settled's default --max-games
+REPORT_GAMES = 20_000           # what a report's charts read of a run played until settled
 
 
 @main.command(short_help="Run a shipped study (sweep + report) and print its verdicts.")
@@ -16,8 +19,9 @@ from .options import bad
 @click.option("--games", type=click.IntRange(min=1), default=None,
               help="Games per setting (default: the study's; fewer = a quick version).")
 @click.option("--out", default=None, metavar="DIR",
-              help="Where the run and the report go (default: studies/NAME, or "
-                   "studies/NAME-GAMES with --games).")
+              help="Where the run and the report go (default: studies/NAME, "
+                   "studies/NAME-GAMES with --games, studies/NAME-settled with "
+                   "--until-settled). To extend a run, give its folder and more --games.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="Engine threads (default: all). Results do not depend on it.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
@@ -25,10 +29,18 @@ from .options import bad
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Worker processes of --scheduler local.")
 @click.option("--force-new", is_flag=True, help="Replace a run folder of another spec.")
+@click.option("--until-settled", is_flag=True,
+              help="Play in rounds (doubling from the study's chunk, or from --games) and "
+                   "judge each round with anytime-valid intervals; stop when every verdict is "
+                   "settled (supported, negligible or refuted) or at --max-games.")
+@click.option("--max-games", type=click.IntRange(min=1), default=None,
+              help="With --until-settled: the most games per setting (default 200,000).")
 @click.option("--no-progress", is_flag=True, help="No progress bar or lines on stderr.")
-def study(name, list_, games, out, threads, scheduler, workers, force_new, no_progress):
+def study(name, list_, games, out, threads, scheduler, workers, force_new, until_settled,
+          max_games, no_progress):
     """Run the shipped study NAME: play its sweep into DIR/run (re-running resumes it), write
-    its report into DIR/report, and print where the report is and the verdict table."""
+    its report into DIR/report, and print where the report is and the verdict table. With
+    --until-settled it plays until every verdict is settled (re-running resumes it too)."""
     from experiments import spec as specs
     studies = specs.shipped()
     if list_:
@@ -43,18 +55,56 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, no_pr
         bad(f"unknown study {name!r}; shipped: {', '.join(studies)}")
     if scheduler is None and workers is not None:
         bad("--workers needs --scheduler local", "--workers")
+    if max_games is not None and not until_settled:
+        bad("--max-games needs --until-settled", "--max-games")
     try:
         spec = specs.load(studies[name], games=games)
     except specs.SpecError as e:
         bad(str(e))
-    out = out or os.path.join("studies", name if games is None else f"{name}-{games}")
+    if until_settled:
+        max_games = max_games or SETTLE_CAP
+        if not spec.claims:
+            bad(f"study {name} names no claims: --until-settled has nothing to settle")
+        if games is not None and games > max_games:
+            bad(f"--games {games:,} (the first round) is more than --max-games {max_games:,}",
+                "--games")
+        default = f"{name}-settled" + (f"-{max_games}" if max_games != SETTLE_CAP else "")
+    else:
+        default = name if games is None else f"{name}-{games}"
+    out = out or os.path.join("studies", default)
     if os.path.exists(out) and not os.path.isdir(out):
         bad(f"{out} is a file; --out needs a folder", "--out")
     run, page = os.path.join(out, "run"), os.path.join(out, "report")
     from . import report as report_cmd
     from .sweep import play
-    play(spec, run, force_new, threads, scheduler, workers, no_progress)
-    result = report_cmd.write(run, page, no_progress)
+    if until_settled:
+        from dataclasses import replace
+
+        from experiments.settle import play_until_settled
+        first = True
+
+        def sweep(at):
+            nonlocal first
+            play(at, run, force_new and first, threads, scheduler, workers, no_progress)
+            first = False
+        try:
+            rounds = play_until_settled(replace(spec, games=games or spec.chunk), run,
+                                        max_games, games, sweep,
+                                        say=lambda line: click.echo(line, err=True))
+        except (ValueError, OSError) as e:
+            bad(one_line(e))
+        end = rounds.rounds[-1]
+        click.echo(f"until settled: {len(rounds.rounds)} round(s), {end[0]:,} games per "
+                   f"setting; {end[1]} of {end[2]} verdicts settled"
+                   + (f" (the cap, --max-games {max_games:,}, was reached)" if rounds.capped
+                      else ""), err=True)
+        # the verdicts judge every game setting by setting; the charts and statistics read
+        # the run whole, so they show its first REPORT_GAMES games of each setting
+        shown = REPORT_GAMES if end[0] > REPORT_GAMES else None
+    else:
+        play(spec, run, force_new, threads, scheduler, workers, no_progress)
+        shown = None
+    result = report_cmd.write(run, page, no_progress, shown)
     click.echo(f"report: {os.path.join(page, 'index.html')} (also index.md; "
                f"{result.figures} charts, tables/ and verdicts.csv)")
     if result.verdicts is not None and len(result.verdicts):

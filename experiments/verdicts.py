@@ -1,0 +1,218 @@
+"""The verdict table: every claim a study names, judged on each style of play, summed up across
+the styles, at the run's current look.
+
+``judge(catalog, claims, look, history)`` returns one row per claim, style and scope with the
+columns of ``COLUMNS``. A verdict is ``supported``, ``negligible``, ``refuted`` or
+``inconclusive`` (``experiments.decisions``), never typed in. A run played by several styles
+(a strategy axis) is judged once per style on that style's settings alone, so every
+comparison stays within one style; a mixed line-up's rotations are pooled first and judged as
+one style (``experiments.units``).
+
+Looks. ``history`` holds the rows of the run's earlier looks (``experiments.looks``): a row
+settled at an earlier look keeps that verdict (``settled_at`` says at how many games), so a
+verdict never flips back when the run grows; every other row is judged at ``look`` (fixed at
+the first look, anytime-valid after it). ``looks`` counts the judgments the run has had.
+
+Across the ladder (``LADDER_RULE``): "for every style" statements need every style's verdict
+(intersection-union, no correction); "for some styles" and "depends on the style" are union
+statements, so they read each style's verdict re-judged at ``alpha / k`` for the k styles that
+take part (Bonferroni).
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from . import decisions as D
+from .claims import CLAIMS
+from .inference import ALPHA, FIXED, Look
+from .judges import BRINGS, JUDGES, Found
+from .rotations import rotated_label
+from .units import Catalog, from_frame
+
+COLUMNS = ("claim", "play", "scope", "verdict", "measure", "effect", "low", "high", "n",
+           "tolerance", "p_value", "interval", "looks", "settled_at", "games_needed", "detail",
+           "test", "rule", "family", "question", "across_ladder")
+VERDICTS = D.VERDICTS
+
+LADDER_RULE = (
+    "across the ladder (the same claim and scope judged on each style of play: self-play of "
+    "each rung, and each mixed line-up played in every rotation and pooled): 'holds for every "
+    "style' when every style's verdict is supported; 'refuted for every style' when every one "
+    "is refuted ('refuted or negligible for every style' when each is one of the two); with "
+    "each style re-judged at alpha/k for the k styles (Bonferroni): 'depends on the style of "
+    "play' when some are supported and others refuted or negligible, 'holds for some styles' "
+    "when some are supported and the rest inconclusive, 'refuted or negligible for some "
+    "styles' when some are and the rest inconclusive; 'inconclusive' otherwise")
+
+
+def play_label(strategies) -> str:
+    """How a setting's tables were played: ``greedy self-play``, ``mixed, every seat in turn:
+    a, b, c`` (rotations pooled) or ``mixed: a, b, ...`` (one fixed seating, where seat and
+    strategy are confounded)."""
+    names = list(dict.fromkeys(strategies or ()))
+    if names and names[0].startswith(rotated_label(())):
+        return names[0]
+    return f"{names[0]} self-play" if len(names) == 1 else "mixed: " + ", ".join(names)
+
+
+def judged_across(label: str) -> bool:
+    """Whether a style of play takes part in the summary across styles: self-play of a rung,
+    or a mixed line-up in every rotation (a fixed mixed seating judges the seats it was dealt)."""
+    return label.endswith(" self-play") or label.startswith(rotated_label(()))
+
+
+def ladder_summary(verdicts: list[str], adjusted: list[str] | None = None) -> str:
+    """One claim and scope over the styles of play (``LADDER_RULE``): ``verdicts`` at alpha,
+    ``adjusted`` at alpha / k (the same when not given)."""
+    v = set(verdicts)
+    if v == {D.SUPPORTED}:
+        return "holds for every style"
+    if v == {D.REFUTED}:
+        return "refuted for every style"
+    if v == {D.NEGLIGIBLE}:
+        return "negligible for every style"
+    if v <= {D.REFUTED, D.NEGLIGIBLE}:
+        return "refuted or negligible for every style"
+    a = set(verdicts if adjusted is None else adjusted)
+    against = bool(a & {D.REFUTED, D.NEGLIGIBLE})
+    if D.SUPPORTED in a and against:
+        return "depends on the style of play"
+    if D.SUPPORTED in a:
+        return "holds for some styles"
+    if against:
+        return "refuted or negligible for some styles, inconclusive for the others"
+    return "inconclusive"
+
+
+def _tolerance(cid: str, params: dict) -> str:
+    return ", ".join(f"{k} {v:g}" if not isinstance(v, list) else f"{k} {v}"
+                     for k, v in params.items())
+
+
+def _row(cid: str, style: str, f: Found, params: dict, look: Look) -> dict:
+    c, d = CLAIMS[cid], f.decision
+    return {"claim": cid, "play": style, "scope": f.scope, "verdict": d.verdict,
+            "measure": c.measure, "effect": d.effect, "low": d.low, "high": d.high, "n": d.n,
+            "tolerance": _tolerance(cid, params), "p_value": d.p_value,
+            "interval": f"95% {look.kind}", "looks": look.number,
+            "settled_at": d.n if d.verdict in D.SETTLED else None,
+            "games_needed": None if d.verdict in D.SETTLED else d.games_needed,
+            "to_settle": d.games_needed, "detail": f.detail, "test": f.test,
+            "rule": c.rule, "family": c.family, "question": c.question}
+
+
+def _none_row(cid: str, style: str, params: dict, look: Look, why: str) -> dict:
+    c = CLAIMS[cid]
+    return {"claim": cid, "play": style, "scope": why, "verdict": D.INCONCLUSIVE,
+            "measure": c.measure, "effect": math.nan, "low": math.nan, "high": math.nan, "n": 0,
+            "tolerance": _tolerance(cid, params), "p_value": math.nan,
+            "interval": f"95% {look.kind}", "looks": look.number, "settled_at": None,
+            "games_needed": None, "to_settle": None, "detail": "", "test": "none",
+            "rule": c.rule,
+            "family": c.family, "question": c.question}
+
+
+NONE = "the run holds none of the settings this claim needs"
+
+
+def _claims(claims: dict) -> list[tuple[str, dict]]:
+    """``(claim, parameters)`` in order, each with the claims it brings."""
+    out = []
+    for cid, given in claims.items():
+        out.append((cid, {**CLAIMS[cid].defaults(), **given}))
+        for extra in BRINGS.get(cid, ()):
+            if extra not in claims:
+                out.append((extra, {**CLAIMS[extra].defaults(), **claims.get(extra, {})}))
+    return out
+
+
+def judge(cat: Catalog, claims: dict, look: Look = FIXED, history: dict | None = None
+          ) -> pd.DataFrame:
+    """The verdict table of ``claims`` (``{id: parameters}``) on the catalog's settings at
+    ``look``; ``history``: ``{(claim, play, scope): row}`` of the settled rows of earlier looks."""
+    styles = cat.styles()
+    across = [s for s in styles if judged_across(s)]
+    k = len(across)
+    rows, adjusted = [], {}
+    for style, entries in styles.items():
+        for cid, params in _claims(claims):
+            found = JUDGES[cid](cat, entries, params, ALPHA, look)
+            if not found:
+                why = NONE
+                if cid == "N3" and cat.find(entries, players=4):
+                    why = ("not judged: the mix of strategies at the table changes with the "
+                           "player count, so 4 players is not like with like")
+                rows.append(_none_row(cid, style, params, look, why))
+                continue
+            if k > 1 and style in across:
+                for f in JUDGES[cid](cat, entries, params, ALPHA / k, look):
+                    adjusted[(cid, style, f.scope)] = f.decision.verdict
+            rows += [_row(cid, style, f, params, look) for f in found]
+    history = history or {}
+    for r in rows:
+        key = (r["claim"], r["play"], r["scope"])
+        old = history.get(key)
+        if old is not None and old.get("verdict") in D.SETTLED:
+            for col in ("verdict", "effect", "low", "high", "n", "p_value", "interval",
+                        "looks", "settled_at", "detail"):
+                r[col] = old.get(col, r[col])
+            r["games_needed"] = None
+            if old.get("adjusted") is not None:
+                adjusted[key] = old["adjusted"]
+        r["adjusted"] = adjusted.get(key, r["verdict"])
+    out = pd.DataFrame(rows, columns=list(COLUMNS[:-1]) + ["adjusted", "to_settle"])
+    out["n"] = out["n"].astype("int64")
+    out["looks"] = out["looks"].astype("int64")
+    for col in ("games_needed", "settled_at", "to_settle"):
+        out[col] = pd.array([None if x is None or (isinstance(x, float) and math.isnan(x))
+                             else int(x) for x in out[col]], dtype="Int64")
+    part_of = out["play"].map(judged_across).astype(bool) & (out["n"] > 0)
+    summary = {}
+    for (cid, scope), g in out[part_of].groupby(["claim", "scope"], sort=False):
+        summary[(cid, scope)] = (ladder_summary(list(g["verdict"]), list(g["adjusted"]))
+                                 if k > 1 else "one style of play only")
+    out["across_ladder"] = [summary.get((c, s), "") for c, s in zip(out["claim"], out["scope"])]
+    return out
+
+
+def verdicts(df: pd.DataFrame, claims: dict, look: Look = FIXED,
+             history: dict | None = None) -> pd.DataFrame:
+    """The verdict table of an in-memory run table (``judge`` on ``units.from_frame``)."""
+    return judge(from_frame(df), claims, look, history)
+
+
+def judge_run(run, claims: dict | None = None, *, sequential: bool = False,
+              games: int | None = None, record: bool = True, log=None) -> pd.DataFrame:
+    """The verdict table of a run folder at its current look (``experiments.looks``): read
+    setting by setting (``units.from_run``, the first ``games`` games of each when given),
+    judged with the run's earlier looks frozen, and the look recorded in the folder when it is
+    new. ``claims``: the manifest's when None. ``sequential``: the run plays until settled."""
+    from . import looks
+    from .runs import RunFolder
+    from .units import from_run
+    manifest = RunFolder(Path(run)).read_manifest() or {}
+    claims = manifest.get("claims") or {} if claims is None else claims
+    cat, account = from_run(run, games)
+    have = sum(h for h, _ in account.values())
+    per_setting = max((h for h, _ in account.values()), default=0)
+    book = looks.read(run)
+    look, history, new = looks.next_look(book, have, per_setting, sequential)
+    table = judge(cat, claims, look, history)
+    if new and record:
+        try:
+            looks.record(run, book, look, have, per_setting, table,
+                         "until-settled" if sequential else "study")
+        except OSError as e:                        # a read-only run: judged, not remembered
+            if log:
+                log(f"verdicts: look {look.number} not recorded in {run} ({e.strerror})")
+    return table
+
+
+def public(table: pd.DataFrame) -> pd.DataFrame:
+    """The table as ``verdicts.csv`` writes it: the bookkeeping column ``adjusted`` (each
+    style's verdict at alpha / k) renamed ``verdict_across``; ``to_settle`` (the advice
+    computed for settled rows too) left out."""
+    return table.drop(columns=["to_settle"]).rename(columns={"adjusted": "verdict_across"})

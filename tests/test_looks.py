@@ -1,0 +1,127 @@
+"""Looks (experiments.looks, verdicts.judge_run) and playing until settled (experiments.settle,
+`study --until-settled`): a run's first judgment is fixed, judging the same games again is the
+same look, an extended run is judged with anytime-valid intervals and keeps what earlier looks
+settled, --force-new forgets the looks, and a run played until settled and killed with kill -9
+ends with the verdicts of an uninterrupted run."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from cli_harness import invoke
+
+from experiments import looks, settle, spec, sweep
+from experiments.verdicts import judge_run
+
+SPEC = {"name": "tiny-looks", "seed": 5, "games": 200, "chunk": 100,
+        "grid": {"players": [5], "boats": ["rules", "flat"], "tiebreak": ["chain"],
+                 "strategies": ["greedy"]},
+        "claims": {"S1": {"tolerance": 0.1}, "S1b": {"tolerance": 0.1}}}
+KEYS = ["claim", "play", "scope"]
+
+
+def _log(run) -> dict:
+    return json.loads((Path(run) / looks.LOOKS).read_text())
+
+
+def test_a_run_is_judged_fixed_then_anytime_valid_and_keeps_what_settled(tmp_path):
+    run = tmp_path / "run"
+    sp = spec.build(SPEC)
+    sweep.run_sweep(sp, run)
+    first = judge_run(run)
+    assert set(first["interval"]) == {"95% fixed"} and set(first["looks"]) == {1}
+    assert len(_log(run)["looks"]) == 1
+    again = judge_run(run)                                   # the same games: the same look
+    pd.testing.assert_frame_equal(first, again)
+    assert len(_log(run)["looks"]) == 1
+    sweep.run_sweep(replace(sp, games=600), run)            # extended: the next look
+    later = judge_run(run)
+    assert len(_log(run)["looks"]) == 2
+    open_ = later[later["settled_at"].isna()]
+    assert set(open_["interval"]) <= {"95% anytime-valid"} and set(open_["looks"]) <= {2}
+    kept = first[first["verdict"] != "inconclusive"].merge(later, on=KEYS)
+    assert len(kept) and (kept["verdict_x"] == kept["verdict_y"]).all()
+    assert (kept["settled_at_y"] == 200).all() and (kept["looks_y"] == 1).all()
+    # an anytime-valid interval is wider than a fixed one at the same games
+    from experiments.inference import FIXED, Look, radius
+    assert radius(600, 0.05, Look(True, 800, 2)) > radius(600, 0.05, FIXED)
+    sweep.run_sweep(replace(sp, games=600), run, force_new=True)    # a new run: no looks
+    assert not (run / looks.LOOKS).exists()
+    assert set(judge_run(run)["looks"]) == {1}
+
+
+def test_round_sizes_double_from_the_first_to_the_cap():
+    assert settle.sizes(10_000, 200_000, 10_000) == [10_000, 20_000, 40_000, 80_000, 160_000,
+                                                      200_000]
+    assert settle.sizes(15_000, 40_000, 10_000) == [20_000, 40_000]
+    assert settle.sizes(100, 700, 10_000) == [100, 200, 400, 700]
+
+
+def _play(out: str, cap: int) -> None:
+    sp = spec.build(SPEC)
+    settle.play_until_settled(replace(sp, games=100), out, cap, 100, say=lambda _: None)
+
+
+CHILD = ("import sys; sys.path.insert(0, {tests!r}); from test_looks import _play; "
+         "_play({out!r}, {cap})")
+
+
+def test_until_settled_resumes_after_kill_9_to_the_uninterrupted_verdicts(tmp_path):
+    """Rounds of 100, 200, 400, 800, 1,600 games. One run is killed with SIGKILL once its
+    first round is judged, then run again; its final verdicts equal an uninterrupted run's."""
+    cap = 1600
+    whole = tmp_path / "whole"
+    _play(str(whole), cap)
+    want = judge_run(whole, record=False)
+    assert set(want["interval"]) == {"95% anytime-valid"}
+    killed = tmp_path / "killed"
+    code = CHILD.format(tests=str(Path(__file__).parent), out=str(killed), cap=cap)
+    child = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
+    try:
+        deadline = time.time() + 300
+        while time.time() < deadline and child.poll() is None:
+            try:
+                if len(_log(killed)["looks"]) >= 1:
+                    break
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.05)
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+    finally:
+        child.wait()
+    _play(str(killed), cap)
+    got = judge_run(killed, record=False)
+    cols = ["claim", "play", "scope", "verdict", "effect", "low", "high", "n", "looks",
+            "settled_at", "interval"]
+    pd.testing.assert_frame_equal(got[cols], want[cols])
+
+
+def test_study_until_settled_plays_rounds_and_reports(tmp_path):
+    out = tmp_path / "s"
+    r = invoke("study", "tiebreaks", "--until-settled", "--games", 100, "--max-games", 200,
+               "--out", out, "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert "until settled:" in r.stderr and "round 1 of at most 2" in r.stderr
+    v = pd.read_csv(out / "report" / "verdicts.csv")
+    assert set(v["interval"]) == {"95% anytime-valid"}
+    assert "settled at" in (out / "report" / "index.md").read_text()
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--max-games", 100), "--max-games needs --until-settled"),
+    (("--until-settled", "--games", 300, "--max-games", 200), "more than --max-games"),
+])
+def test_study_until_settled_bad_input_is_one_line(tmp_path, args, words):
+    r = invoke("study", "tiebreaks", *args, "--out", tmp_path / "x", "--no-progress")
+    assert r.exit_code == 2 and words in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()
