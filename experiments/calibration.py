@@ -340,6 +340,17 @@ def main(argv=None) -> None:
         lines.append(f"| {r['scenario']} | {r['mode']} | {r['wrong verdicts']} | "
                      f"{100 * r['wrong rate']:.2f}% ± {100 * r['se']:.2f} | {right} | "
                      f"{r[SUPPORTED]} / {r[NEGLIGIBLE]} / {r[REFUTED]} / {r['inconclusive']} |")
+    sc = {x.name: x for x in scenarios(args.tolerance)}
+    lines += ["", "| scenario | advised games | settled rightly |", "|---|---|---|"]
+    for name in ("S1 large: seat 1 +2 tolerances", "S1b inside: seat 1 +tolerance/2",
+                 "S1c much flatter", "S1 real slope, 60% of the tolerance"):
+        n, right = power(sc[name], args.games, args.reps, seed=args.seed + 11)
+        lines.append(f"| {name} | {n:,} | {100 * right:.1f}% |")
+    lines += ["", "| rotations, layout effect | per game index (ours) | naive, k x n rows |",
+              "|---|---|---|"]
+    for k, sd in ((5, 1.0), (5, 0.0), (3, 0.5)):
+        ours, naive, _ = se_of_pooled(400, 400, k, sd, 1.0, seed=args.seed + 3)
+        lines.append(f"| {k} rotations, layout sd {sd} | {ours:.2f} | {naive:.2f} |")
     text = "\n".join(lines)
     print(text)
     if args.out:

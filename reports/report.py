@@ -379,6 +379,21 @@ def _games_section(page, manifest, log=None):
     return page.Section("Sample games", text, games=games)
 
 
+def _needed(v: pd.DataFrame) -> str:
+    """The games each claim needed, for a run judged at anytime-valid looks only (played
+    until settled)."""
+    parts = []
+    for cid, g in v[v["n"] > 0].groupby("claim", sort=False):
+        done = g["settled_at"].dropna().astype(int)
+        span = "" if done.empty else (f"{done.min():,}" if done.min() == done.max()
+                                      else f"{done.min():,}-{done.max():,}")
+        still = int(g["settled_at"].isna().sum())
+        parts.append(f"{cid} {span or 'none settled'}"
+                     + (f" ({still} open at {int(g['n'].max()):,})" if still else ""))
+    return ("Played until settled (anytime-valid looks): games per setting each claim's "
+            "verdicts needed -- " + "; ".join(parts) + ".")
+
+
 def _changes(study: str | None) -> pd.DataFrame | None:
     """The verdicts of a shipped study that moved when the rules changed (packaged data)."""
     from importlib.resources import files
@@ -426,6 +441,8 @@ def build_report(run, out, log=None, games: int | None = None) -> Result:
         notes.append(f"PARTIAL RUN: {have:,} of {want:,} games finished (the sweep is still "
                      f"going or was interrupted); every number below is of the games finished. "
                      f"Short: {', '.join(short[:6])}{' ...' if len(short) > 6 else ''}")
+    if v is not None and (v["interval"] == "95% anytime-valid").all():
+        notes.append(_needed(v))
     if games is not None and games < manifest["games"]:
         notes.append(f"The charts and statistics show the first {games:,} games of each "
                      f"setting; the verdicts judge all {manifest['games']:,}.")

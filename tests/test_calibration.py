@@ -101,3 +101,11 @@ def test_a_null_across_styles_rarely_holds_for_some_style():
         out = judge(from_data(data), {"S1": {"tolerance": TOL}})
         hits += bool(out["across_ladder"].str.startswith("holds").any())
     assert hits / reps <= ALPHA + slack(ALPHA, reps)
+
+
+def test_the_long_version_writes_its_tables(tmp_path):
+    out = tmp_path / "calibration.md"
+    C.main(["--reps", "2", "--games", "400", "--tolerance", "0.1", "--out", str(out)])
+    text = out.read_text()
+    assert text.count("| S1b balanced |") == 4 and "advised games" in text
+    assert "per game index (ours)" in text

@@ -113,7 +113,8 @@ def test_study_until_settled_plays_rounds_and_reports(tmp_path):
     assert "until settled:" in r.stderr and "round 1 of at most 2" in r.stderr
     v = pd.read_csv(out / "report" / "verdicts.csv")
     assert set(v["interval"]) == {"95% anytime-valid"}
-    assert "settled at" in (out / "report" / "index.md").read_text()
+    md = (out / "report" / "index.md").read_text()
+    assert "settled at" in md and "Played until settled" in md
 
 
 @pytest.mark.parametrize("args, words", [
