@@ -101,6 +101,12 @@ def scope_of(e: Entry) -> str:
             + (", squid only" if m["squid_only"] else ", squid" if m["squid"] else ""))
 
 
+def _at_own_rule(cat: Catalog, entries, **want) -> list[Entry]:
+    """The base-game entries matching ``want`` under their player count's own tie-break (one
+    row per comparison, not one per tie-break twin)."""
+    return [e for e in cat.find(entries, **BASE, **want) if e.own == default_tb(e.players)]
+
+
 def _twin(cat: Catalog, entries, e: Entry, **differ) -> Entry | None:
     """The entry equal to ``e`` in everything but ``differ``."""
     want = {**e.meta, **differ}
@@ -113,9 +119,7 @@ def _twin(cat: Catalog, entries, e: Entry, **differ) -> Entry | None:
 # ------------------------------------------------------------------------------ the judges
 def s1(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
     out, tol = [], p["tolerance"]
-    for e in cat.find(entries, allocation="flat", players=lambda n: n >= 5, **BASE):
-        if e.own != default_tb(e.players):
-            continue
+    for e in _at_own_rule(cat, entries, allocation="flat", players=lambda n: n >= 5):
         u = cat.units(e)
         sh, n = u.shares(), e.players
         fair = 1 / n
@@ -159,9 +163,7 @@ def s1(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
 
 def s1b(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
     out, tol = [], p["tolerance"]
-    for e in cat.find(entries, allocation="rules", players=lambda n: n >= 5, **BASE):
-        if e.own != default_tb(e.players):
-            continue
+    for e in _at_own_rule(cat, entries, allocation="rules", players=lambda n: n >= 5):
         u = cat.units(e)
         sh, fair = u.shares(), 1 / e.players
         dec = D.balance([(f"seat {s + 1}", mean_of(sh[:, s], 0, 1).shifted(fair))
@@ -177,9 +179,7 @@ def s1b(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
 
 def s1c(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
     out, tol = [], p["tolerance"]
-    for a in cat.find(entries, allocation="rules", players=lambda n: n >= 5, **BASE):
-        if a.own != default_tb(a.players):
-            continue
+    for a in _at_own_rule(cat, entries, allocation="rules", players=lambda n: n >= 5):
         b = _twin(cat, entries, a, allocation="flat")
         if b is None:
             continue
@@ -222,8 +222,8 @@ def s1c(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
 
 def t1(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
     out, tol = [], p["tolerance"]
-    for e in cat.find(entries, allocation="rules", players=lambda n: n in p["counts"], **BASE):
-        if e.own != default_tb(e.players) or not {"chain", "shared"} <= set(cat.units(e).share):
+    for e in _at_own_rule(cat, entries, allocation="rules", players=lambda n: n in p["counts"]):
+        if not {"chain", "shared"} <= set(cat.units(e).share):
             continue
         u = cat.units(e)
         x = slope(u.shares("chain")) - slope(u.shares("shared"))
@@ -241,9 +241,7 @@ def n3(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
     if not refs:
         return out
     ref = refs[0]
-    for e in cat.find(entries, players=lambda n: n >= 5, allocation="rules", **BASE):
-        if e.own != default_tb(e.players):
-            continue
+    for e in _at_own_rule(cat, entries, players=lambda n: n >= 5, allocation="rules"):
         if e.mix() is None or e.mix() != ref.mix():
             continue                            # not like with like: the mix changes
         u, r = cat.units(e), cat.units(ref)
