@@ -24,8 +24,8 @@ from pathlib import Path
 
 from .decisions import SETTLED
 from .inference import T_OPT_FACTOR, Look
+from .runs import LOOKS
 
-LOOKS = "_looks.json"
 FORMAT = "survive-sim-looks/1"
 KEPT = ("claim", "play", "scope", "verdict", "adjusted", "effect", "low", "high", "n",
         "p_value", "interval", "looks", "settled_at", "detail")

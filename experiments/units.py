@@ -30,11 +30,6 @@ CACHE = 12                     # Units kept in memory at once
 
 
 # ------------------------------------------------------------------------------ per index
-def per_index(games: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(indices, mean of values over each index's games)``; rows of a 2-d ``values``."""
-    return _Grouping(games).mean(values)
-
-
 class _Grouping:
     """The game indices of a setting's rows, and how to average rows within each index (a
     setting played once per index in index order needs no averaging)."""
@@ -101,6 +96,20 @@ def units_of(d: SettingData) -> Units:
                  per * count)
 
 
+def mean_of_rotations(parts: list[Units], label: str) -> Units:
+    """One pooled setting's per-index values from its rotations' (each plays every index once,
+    so the index's mean is the mean of the rotations' values): the rotations are read one at
+    a time instead of all at once."""
+    first = parts[0]
+    if any(not np.array_equal(p.idx, first.idx) for p in parts[1:]):
+        raise ValueError(f"the rotations of {first.label} hold different games")
+    avg = lambda get: sum(get(p) for p in parts) / len(parts)      # noqa: E731
+    return Units(label, first.players, first.idx,
+                 {r: avg(lambda p, r=r: p.share[r]) for r in first.share}, first.own,
+                 avg(lambda p: p.rescued), avg(lambda p: p.value), avg(lambda p: p.losses),
+                 avg(lambda p: p.tie), avg(lambda p: p.gap), first.explorers)
+
+
 def paired(a: Units, b: Units) -> tuple[np.ndarray, np.ndarray]:
     """Positions in ``a`` and ``b`` of the game indices both hold."""
     _, ia, ib = np.intersect1d(a.idx, b.idx, assume_unique=True, return_indices=True)
@@ -121,13 +130,14 @@ def describe(d: SettingData) -> dict:
 @dataclass
 class Entry:
     """One setting as the verdicts see it: a played setting, or a mixed table's rotations
-    pooled (``seating``: the canonical seating of the line-up; ``rotations``: the labels)."""
+    pooled (``seating``: the canonical seating of the line-up). ``load`` gives its per-game
+    data (rotations concatenated), ``units`` its per-index values (rotation by rotation)."""
     label: str
     meta: dict
     strategies: tuple
     load: Callable[[], SettingData] = field(repr=False)
     seating: tuple | None = None
-    rotations: tuple = ()
+    per_index: Callable[[], Units] | None = field(default=None, repr=False)
 
     @property
     def players(self) -> int:
@@ -139,7 +149,9 @@ class Entry:
 
     @cached_property
     def style(self) -> str:
-        """How its tables were played (``claims.play_label``)."""
+        """How its tables were played: ``greedy self-play``, ``mixed, every seat in turn: a, b,
+        c`` (rotations pooled) or ``mixed: a, b, ...`` (one fixed seating, where seat and
+        strategy are confounded)."""
         if self.seating is not None:
             return rotated_label(self.seating)
         names = list(dict.fromkeys(self.strategies))
@@ -174,7 +186,7 @@ class Catalog:
         if e.label in self._cache:
             self._cache.move_to_end(e.label)
             return self._cache[e.label]
-        u = units_of(e.load())
+        u = e.per_index() if e.per_index is not None else units_of(e.load())
         self._cache[e.label] = u
         while len(self._cache) > CACHE:
             self._cache.popitem(last=False)
@@ -246,8 +258,11 @@ def _catalog(probes: list[SettingData], loader: Callable[[str], SettingData]) ->
                 out = _pool(parts, seating)
                 out.label = name
                 return out
+
+            def per_index(labels=labels, name=name):
+                return mean_of_rotations([units_of(loader(lab)) for lab in labels], name)
             entries.append(Entry(name, describe(d), (rotated_label(seating),) * len(seating),
-                                 load, seating, tuple(labels)))
+                                 load, seating, per_index))
         else:
             entries.append(Entry(d.label, describe(d), tuple(d.factors.get("strategies") or ()),
                                  lambda lab=d.label: loader(lab)))

@@ -6,7 +6,7 @@ columns of ``COLUMNS``. A verdict is ``supported``, ``negligible``, ``refuted`` 
 ``inconclusive`` (``experiments.decisions``), never typed in. A run played by several styles
 (a strategy axis) is judged once per style on that style's settings alone, so every
 comparison stays within one style; a mixed line-up's rotations are pooled first and judged as
-one style (``experiments.units``).
+one style (``experiments.units``; ``Entry.style`` names the style).
 
 Looks. ``history`` holds the rows of the run's earlier looks (``experiments.looks``): a row
 settled at an earlier look keeps that verdict (``settled_at`` says at how many games), so a
@@ -35,7 +35,6 @@ from .units import Catalog, from_frame
 COLUMNS = ("claim", "play", "scope", "verdict", "measure", "effect", "low", "high", "n",
            "tolerance", "p_value", "interval", "looks", "settled_at", "games_needed", "detail",
            "test", "rule", "family", "question", "across_ladder")
-VERDICTS = D.VERDICTS
 
 LADDER_RULE = (
     "across the ladder (the same claim and scope judged on each style of play: self-play of "
@@ -46,16 +45,6 @@ LADDER_RULE = (
     "play' when some are supported and others refuted or negligible, 'holds for some styles' "
     "when some are supported and the rest inconclusive, 'refuted or negligible for some "
     "styles' when some are and the rest inconclusive; 'inconclusive' otherwise")
-
-
-def play_label(strategies) -> str:
-    """How a setting's tables were played: ``greedy self-play``, ``mixed, every seat in turn:
-    a, b, c`` (rotations pooled) or ``mixed: a, b, ...`` (one fixed seating, where seat and
-    strategy are confounded)."""
-    names = list(dict.fromkeys(strategies or ()))
-    if names and names[0].startswith(rotated_label(())):
-        return names[0]
-    return f"{names[0]} self-play" if len(names) == 1 else "mixed: " + ", ".join(names)
 
 
 def judged_across(label: str) -> bool:

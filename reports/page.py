@@ -45,6 +45,8 @@ from typing import Any
 
 import pandas as pd
 
+from experiments.decisions import VERDICTS
+
 __all__ = [
     "FORMAT",
     "MARKER",
@@ -64,7 +66,6 @@ MARKER = "_report.json"
 NAME_RE = re.compile(r"[a-z0-9_-]+")
 PNG_DPI = 150
 CSS_DPI = 110                              # a figure is shown at 110 CSS px per inch (10 pt: 15 px)
-VERDICTS = ("supported", "negligible", "refuted", "inconclusive")
 EMPTY = "–"                                # a missing value on the page
 
 
