@@ -1,5 +1,7 @@
-"""The judges: each claim's measures computed from the per-index values of the settings it
-needs (``experiments.units``), and its decision by the rule of ``experiments.claims``.
+"""The judges: each claim's measures computed from the moments of the per-index values of the
+settings it needs (``experiments.units``: ``cat.one(entry)``, ``cat.pair(a, b)``), and its
+decision by the rule of ``experiments.claims``. Which settings a judge reads depends on what
+they are, never on their games, so a dry run can learn them before a run is read.
 
 A judge gets the catalog, the entries of one style of play, the claim's parameters, the level
 ``alpha`` (lower when a summary across styles corrects for them) and the look. It returns one
@@ -11,11 +13,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
 from . import decisions as D
-from .inference import ALPHA, FIXED, Estimate, Look, fieller, games_for, mean_of, p_above, p_below
-from .units import Catalog, Entry, paired
+from .inference import ALPHA, FIXED, Estimate, Look, fieller, games_for, p_above, p_below
+from .units import Catalog, Entry, Joint, spreads
 
 
 @dataclass
@@ -27,49 +27,9 @@ class Found:
 
 
 # ------------------------------------------------------------------------------ measures
-def slope(shares: np.ndarray) -> np.ndarray:
-    """Per index, the least-squares slope of win share on seat position 1..N; its mean over
-    indices is the slope through the seats' win shares."""
-    n = shares.shape[1]
-    c = np.arange(n) - (n - 1) / 2
-    return shares @ (c / (c * c).sum())
-
-
-def spread(shares: np.ndarray) -> tuple[float, np.ndarray]:
-    """The squared seat spread of a table and its influence values per index: the sum over
-    seats of (mean win share - 1/N)**2, less the sampling noise of the means (``sum var /
-    n``), so that it is unbiased -- about 0 for a balanced table however few games it has.
-    Delta method: index g's influence is ``2 (m - 1/N) . (s_g - m)``. The squared form is
-    smooth (its root is not, near 0), so its interval holds at the n a study plays."""
-    n, seats = shares.shape
-    m = shares.mean(axis=0)
-    noise = float(shares.var(axis=0, ddof=1).sum() / n) if n > 1 else 0.0
-    value = float(((m - 1 / seats) ** 2).sum()) - noise
-    return value, (shares - m) @ (2 * (m - 1 / seats))
-
-
-def spreads(tables: list[np.ndarray], weights: list[float]) -> tuple[float, np.ndarray, float]:
-    """``(value, influence, sd)`` of a weighted sum of squared spreads of tables paired on the
-    same indices. The influence values' variance overstates the sum's: the gradient ``2 (m -
-    1/N)`` carries the means' noise, which adds ``4 tr(C_kl C_lk) / n`` per pair of terms where
-    the sum's own quadratic part adds only half of it (a Gaussian quadratic form); ``sd`` takes
-    the difference off, so the interval is right also where a spread is near 0."""
-    value, psi = 0.0, 0.0
-    for w, t in zip(weights, tables):
-        q, ps = spread(t)
-        value += w * q
-        psi = psi + w * ps
-    n = tables[0].shape[0]
-    x = np.hstack([t - t.mean(axis=0) for t in tables])
-    c = x.T @ x / max(n - 1, 1)
-    k = tables[0].shape[1]
-    bias = 0.0
-    for a, wa in enumerate(weights):
-        for b, wb in enumerate(weights):
-            cab = c[a * k:(a + 1) * k, b * k:(b + 1) * k]
-            bias += wa * wb * float(np.trace(cab @ cab.T))
-    var = float(np.var(psi, ddof=1)) if n > 1 else 0.0
-    return value, psi, math.sqrt(max(var - 2 * bias / n, 0.25 * var))
+def _spread_est(j: Joint, tables, weights, lo: float, hi: float) -> Estimate:
+    value, sd, constant = spreads(j, tables, weights)
+    return Estimate(value, 0.0 if constant else sd, j.n, lo, hi, False, constant)
 
 
 def rms(q: float, seats: int) -> float:
@@ -120,14 +80,14 @@ def _twin(cat: Catalog, entries, e: Entry, **differ) -> Entry | None:
 def s1(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
     out, tol = [], p["tolerance"]
     for e in _at_own_rule(cat, entries, allocation="flat", players=lambda n: n >= 5):
-        u = cat.units(e)
-        sh, n = u.shares(), e.players
+        j = cat.one(e)
+        n, own = e.players, e.own
         fair = 1 / n
-        sl = mean_of(slope(sh), -1, 1)
-        first = mean_of(sh[:, 0], 0, 1).shifted(fair)
+        sl = j.est(f"slope_{own}", -1, 1)
+        first = j.est(f"share_{own}_0", 0, 1).shifted(fair)
         by_slope = D.direction(sl, tol / (n - 1), -1, alpha / 2, look)
         by_first = D.direction(first, tol, +1, alpha / 2, look)
-        seats = D.balance([(f"seat {s + 1}", mean_of(sh[:, s], 0, 1).shifted(fair))
+        seats = D.balance([(f"seat {s + 1}", j.est(f"share_{own}_{s}", 0, 1).shifted(fair))
                            for s in range(n)], tol, alpha, look)
         rising = D.direction(sl, 0.0, +1, alpha / 2, look)
         behind = D.direction(first, 0.0, -1, alpha / 2, look)
@@ -154,7 +114,7 @@ def s1(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
                   f"(97.5%); slope {_pp(sl.value)} pp per seat {_iv(by_slope.low, by_slope.high)}"
                   f" (97.5%); farthest seat from 1/N: {worst[0]} {_pp(worst[1])} pp "
                   f"{_iv(worst[2], worst[3])}")
-        dec = D.Decision(verdict, first.value, by_first.low, by_first.high, u.n, p_support,
+        dec = D.Decision(verdict, first.value, by_first.low, by_first.high, j.n, p_support,
                          need, seats.parts)
         out.append(Found(scope_of(e), detail, dec, "seat 1's excess and the slope over seats "
                          "(t over game indices, Bonferroni over the two), TOST per seat"))
@@ -164,9 +124,8 @@ def s1(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
 def s1b(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
     out, tol = [], p["tolerance"]
     for e in _at_own_rule(cat, entries, allocation="rules", players=lambda n: n >= 5):
-        u = cat.units(e)
-        sh, fair = u.shares(), 1 / e.players
-        dec = D.balance([(f"seat {s + 1}", mean_of(sh[:, s], 0, 1).shifted(fair))
+        j, fair = cat.one(e), 1 / e.players
+        dec = D.balance([(f"seat {s + 1}", j.est(f"share_{e.own}_{s}", 0, 1).shifted(fair))
                          for s in range(e.players)], tol, alpha, look)
         worst = max(dec.parts, key=lambda t: abs(t[1]))
         seats = ", ".join(f"{name[5:]} {_pp(v)}" for name, v, _, _ in dec.parts)
@@ -183,21 +142,19 @@ def s1c(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
         b = _twin(cat, entries, a, allocation="flat")
         if b is None:
             continue
-        ua, ub = cat.units(a), cat.units(b)
-        ia, ib = paired(ua, ub)
-        rules, flat = ua.shares()[ia], ub.shares()[ib]
-        q_rules, _, sd_r = spreads([rules], [1.0])
-        q_flat, _, sd_f = spreads([flat], [1.0])
-        _, _, sd_d = spreads([rules, flat], [1.0, -1.0])
+        j = cat.pair(a, b)
+        rules, flat = (0, None), (1, None)
+        q_rules, sd_r, _ = spreads(j, [rules], [1.0])
+        q_flat, sd_f, _ = spreads(j, [flat], [1.0])
+        _, sd_d, _ = spreads(j, [rules, flat], [1.0, -1.0])
         cov = (sd_r ** 2, sd_f ** 2, (sd_r ** 2 + sd_f ** 2 - sd_d ** 2) / 2)
-        n, m = a.players, len(ia)
+        n, m = a.players, j.n
         detail = (f"seat spread (root mean square of win share - 1/N): flat "
                   f"{100 * rms(q_flat, n):.2f} pp, rules {100 * rms(q_rules, n):.2f} pp")
         # the share removed is 1 - rho, rho = q_rules / q_flat: Fieller's interval of rho,
         # and the linear test of (1 - tol) q_flat - q_rules for the p and the advice
         rho = fieller(q_rules, q_flat, cov, m, alpha, look)
-        value, psi, sd = spreads([flat, rules], [1 - tol, -1.0])
-        line = Estimate(value, sd, m, -2, 2, False, bool(np.ptp(psi) == 0))
+        line = _spread_est(j, [flat, rules], [1 - tol, -1.0], -2, 2)
         nxt = look if look.sequential else look.next(m)
         # both the linear test and a bounded interval (flat's spread shown above 0): each
         # at 90% power, so that both hold together at 80% or more
@@ -223,11 +180,8 @@ def s1c(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
 def t1(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
     out, tol = [], p["tolerance"]
     for e in _at_own_rule(cat, entries, allocation="rules", players=lambda n: n in p["counts"]):
-        if not {"chain", "shared"} <= set(cat.units(e).share):
-            continue
-        u = cat.units(e)
-        x = slope(u.shares("chain")) - slope(u.shares("shared"))
-        dec = D.direction(mean_of(x, -1, 1), tol / (e.players - 1), +1, alpha, look)
+        j = cat.one(e)
+        dec = D.direction(j.est("slope_rules", -1, 1), tol / (e.players - 1), +1, alpha, look)
         out.append(Found(scope_of(e).replace(f", {e.own} tie-break", "")
                          + ", chain against shared on the same games", "", dec,
                          "paired difference of slopes over seats, chain - shared (t over game "
@@ -244,10 +198,9 @@ def n3(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
     for e in _at_own_rule(cat, entries, players=lambda n: n >= 5, allocation="rules"):
         if e.mix() is None or e.mix() != ref.mix():
             continue                            # not like with like: the mix changes
-        u, r = cat.units(e), cat.units(ref)
-        ia, ir = paired(u, r)
-        parts = [("rescued fraction", mean_of(u.rescued[ia] - r.rescued[ir], -1, 1)),
-                 ("value fraction", mean_of(u.value[ia] - r.value[ir], -1, 1))]
+        j = cat.pair(e, ref)
+        parts = [("rescued fraction", j.diff("rescued", -1, 1)),
+                 ("value fraction", j.diff("value", -1, 1))]
         dec = D.balance(parts, tol, alpha, look)
         words = "; ".join(f"{name} {_pp(v)} pp {_iv(lo, hi)}" for name, v, lo, hi in dec.parts)
         out.append(Found(f"{scope_of(e)} against 4 players", words, dec,
@@ -261,8 +214,7 @@ def t2(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
     for e in cat.find(entries, players=lambda n: n <= 4, allocation="rules", **BASE):
         if e.own != "shared":
             continue
-        u = cat.units(e)
-        dec = D.threshold(mean_of(u.tie, 0, 1), thr, alpha, look)
+        dec = D.threshold(cat.one(e).est("tie", 0, 1), thr, alpha, look)
         out.append(Found(scope_of(e), "", dec, f"interval of the tie rate against {thr:g}"))
     return out
 
@@ -275,18 +227,14 @@ def n1(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
     if 4 not in by or len(by) < 2:
         return []
     tol = {"closeness": p["gap"], "decisiveness": p["ties"], "fairness": p["fairness"]}
-    u4 = cat.units(by[4])
     tests = []                               # (measure, count, better p, not-better p, est)
     for k, e in sorted(by.items()):
         if k == 4:
             continue
-        uk = cat.units(e)
-        i4, ik = paired(u4, uk)
-        fair, psi, sd = spreads([u4.shares()[i4], uk.shares()[ik]], [4.0, -float(k)])
-        ests = {"closeness": mean_of(u4.gap[i4] - uk.gap[ik], -1, 1),
-                "decisiveness": mean_of(u4.tie[i4] - uk.tie[ik], -1, 1),
-                "fairness": Estimate(fair, sd, len(i4), -12, 12, False,
-                                     bool(np.ptp(psi) == 0))}
+        j = cat.pair(by[4], e)
+        ests = {"closeness": j.diff("gap", -1, 1),
+                "decisiveness": j.diff("tie", -1, 1),
+                "fairness": _spread_est(j, [(0, None), (1, None)], [4.0, -float(k)], -12, 12)}
         for name, est in ests.items():
             tests.append((name, k, p_below(est, -tol[name], look),
                           p_above(est, -tol[name], look), est))
@@ -305,7 +253,7 @@ def n1(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
                      + (f", not better than {','.join(map(str, nb))}" if nb else "")
                      + f" ({effects})")
     verdict = D.SUPPORTED if best >= 2 else D.REFUTED if lost >= 2 else D.INCONCLUSIVE
-    n = min(cat.units(e).n for e in by.values())
+    n = min(cat.one(e).n for e in by.values())
     dec = D.Decision(verdict, float(best), math.nan, math.nan, n, math.nan, None)
     counts = ", ".join(map(str, sorted(by)))
     return [Found(f"{counts} players, base game, each count's own tie-break",
@@ -322,10 +270,9 @@ def c6(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
                 if b.own == o.own]
         if not base:
             continue
-        uo, ub = cat.units(o), cat.units(base[0])
-        io, ib = paired(uo, ub)
-        lost = mean_of(uo.losses[io] - ub.losses[ib], -10, 10)
-        resc = mean_of(uo.rescued[io] - ub.rescued[ib], -1, 1)
+        j = cat.pair(o, base[0])
+        lost = j.diff("losses", -10, 10)
+        resc = j.diff("rescued", -1, 1)
         both = [D.direction(lost, p["losses"], +1, alpha, look),
                 D.direction(resc, p["rescued"], -1, alpha, look)]
         half = [D.direction(lost, p["losses"], +1, alpha / 2, look),
@@ -355,9 +302,7 @@ def e2(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
                 and b.meta["allocation"] == s.meta["allocation"]]
         if not base:
             continue
-        us, ub = cat.units(s), cat.units(base[0])
-        i_s, ib = paired(us, ub)
-        dec = D.direction(mean_of(us.losses[i_s] - ub.losses[ib], -10, 10), p["losses"], +1,
+        dec = D.direction(cat.pair(s, base[0]).diff("losses", -10, 10), p["losses"], +1,
                           alpha, look)
         out.append(Found(f"{scope_of(s)} against the base game", "", dec,
                          "paired t over game indices: losses per player and game"))
@@ -372,11 +317,9 @@ def equal_settings(cat: Catalog, a: Entry, b: Entry, tol: float = 0.01, alpha=AL
     Settings that differ only in their name, or a setting against itself through a resume,
     play the very same games: every difference is 0, and the zero-of-n bound judges them
     equal at any n."""
-    ua, ub = cat.units(a), cat.units(b)
-    ia, ib = paired(ua, ub)
-    sa, sb = ua.shares()[ia], ub.shares()[ib]
-    dec = D.balance([(f"seat {s + 1}", mean_of(sb[:, s] - sa[:, s], -1, 1))
-                     for s in range(sa.shape[1])], tol, alpha, look)
+    j = cat.pair(b, a)
+    dec = D.balance([(f"seat {s + 1}", j.diff(f"share_{b.own}_{s}", -1, 1))
+                     for s in range(b.players)], tol, alpha, look)
     return Found(f"{b.label} against {a.label}", "", dec,
                  f"paired TOST of every seat's win share against ± {tol:g}")
 

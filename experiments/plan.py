@@ -51,7 +51,7 @@ def _duration(seconds: float) -> str:
 
 def describe(spec: Spec, threads: int | None = None, workers: int | None = None) -> str:
     """The plan as text: one line per setting, then the totals and the estimated time."""
-    from reports.summary import align
+    from .summary import align
 
     from .stats import share_precision
     groups = _groups(spec)

@@ -260,7 +260,7 @@ def _notes(result: Result) -> str:
 
 def text(result: Result) -> str:
     """The printed result: the line-up and stop statement, standings, head to head."""
-    from reports.summary import align
+    from .summary import align
     lines = _intro(result) + [""]
     lines += align(*_standing_rows(result), right={0, 2})
     lines += [_notes(result), "", ("head to head: share of games where the row finished "

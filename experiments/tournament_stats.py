@@ -92,7 +92,7 @@ class Games:
     def from_frames(cls, frames, strategies, lineups, settings) -> Games:
         """One batch: ``frames[l]`` is line-up ``l``'s ``records_frame`` of the same game
         indices; rows come out in (game index, line-up) order."""
-        from reports.summary import player_scores
+        from .games import player_scores
         p = settings.players
         per = {k: [] for k in KEYS}
         for df in frames:

@@ -1,119 +1,267 @@
-"""What the verdicts measure, one value per game index: the unit every interval and test uses.
+"""What the verdicts measure, one value per game index, kept as moments: the unit every
+interval and test uses, in memory that does not grow with the games.
 
 The games of one index share their tiles, dice and seeds across the settings of a study
 (common random numbers), and across the rotations of a mixed table. So a verdict never counts
-rows: it averages each setting's per-game values within each game index first (a setting
+rows: each setting's per-game values are averaged within each game index first (a setting
 played once per index keeps its values; a mixed table pooled over its k rotations averages
-its k games of the index, as ``tournament_stats._per_index`` does), and pairs two settings
-index by index.
+its k games of the index), and two settings are paired index by index.
 
-A ``Catalog`` lists the settings a run holds (``Entry``: label, what the claims select on, the
-style of play) and gives each one's ``Units`` on demand, keeping only a few in memory: from an
-in-memory table (``from_frame``) or read setting by setting from a run folder (``from_run``,
-only the columns and the games asked for).
+Every statistic a judge computes (``experiments.judges``) is a function of the means, variances
+and covariances of a few per-index **features** of one setting or of two settings on their
+common indices: each seat's tie-split win share under either rule, the rescued and value
+fractions, the losses, the tie and the winning gap (``FEATURES``), plus the slopes over seats
+and the differences between the two settings. So the verdicts keep, per setting and per pair
+a judge asks for, a ``Joint``: the count, means and co-moment matrix of those features (merged
+chunk by chunk, Chan et al.'s pairwise update), their smallest and largest values (a sample
+whose values are all equal gets the exact zero-of-n bound) and whether each is 0/1 (a rate,
+read with Wilson at a fixed look). A ``Joint`` of an in-memory table holds the same numbers as
+one read chunk by chunk from a run (``experiments.analysis``), to rounding.
+
+A ``Catalog`` lists the settings (``Entry``: label, what the claims select on, the style of
+play) and gives each judge ``one(entry)`` and ``pair(a, b)``. A run's catalog learns which pairs
+the judges need in a dry run on placeholder moments (``planning``), before the run is read.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
+import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .rotations import ROTATION_STRIDE, rotated_label, rotation_of, rotations
-from .stats import SettingData, explorers_per_colour, prepare
+from simulator.scoring import TIEBREAKS
 
-CACHE = 12                     # Units kept in memory at once
+from .games import SettingData, explorers_per_colour, pool, prepare_all
+from .inference import Estimate
+from .rotations import ROTATION_STRIDE, rotated_label, rotation_of, rotations
+
+SCALARS = ("rescued", "value", "losses", "tie", "gap", "slope_chain", "slope_shared",
+           "slope_rules")
+
+
+def feature_names(players: int) -> list[str]:
+    """The per-index features of one setting: each seat's tie-split win share under each
+    rule, then ``SCALARS`` (``slope_rules`` is the chain's slope less the shared win's)."""
+    return [f"share_{rule}_{s}" for rule in TIEBREAKS for s in range(players)] + list(SCALARS)
+
+
+def slope_weights(players: int) -> np.ndarray:
+    """Least-squares slope of win share on seat position 1..N, as weights on the seats."""
+    c = np.arange(players) - (players - 1) / 2
+    return c / (c * c).sum()
+
+
+def slope(shares: np.ndarray) -> np.ndarray:
+    """Per index, the slope of win share over seats; its mean is the slope of the means."""
+    return shares @ slope_weights(shares.shape[1])
 
 
 # ------------------------------------------------------------------------------ per index
-class _Grouping:
-    """The game indices of a setting's rows, and how to average rows within each index (a
-    setting played once per index in index order needs no averaging)."""
-
-    def __init__(self, games: np.ndarray):
-        base = games % ROTATION_STRIDE
-        self.plain = len(base) == 0 or bool(np.all(np.diff(base) > 0))
-        if self.plain:
-            self.idx = base
-        else:
-            self.idx, self.inverse, self.counts = np.unique(base, return_inverse=True,
-                                                            return_counts=True)
-
-    def mean(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        if self.plain:
-            return self.idx, values
-        if values.ndim == 1:
-            return self.idx, np.bincount(self.inverse, weights=values) / self.counts
-        out = np.column_stack([np.bincount(self.inverse, weights=values[:, j])
-                               for j in range(values.shape[1])])
-        return self.idx, out / self.counts[:, None]
-
-
-@dataclass
-class Units:
-    """One setting's per-index values (rotations averaged within the index)."""
-    label: str
-    players: int
-    idx: np.ndarray                          # game indices, sorted
-    share: dict                              # rule -> (n, players) tie-split win shares
-    own: str                                 # the setting's tie-break rule
-    rescued: np.ndarray                      # mean over players of rescued / in play
-    value: np.ndarray                        # mean over players of score / value in play
-    losses: np.ndarray                       # mean over players of explorers lost
-    tie: np.ndarray                          # share of the index's games with a shared top
-    gap: np.ndarray                          # (top - second score) / a player's value
-    explorers: int                           # explorers one player has in play
-
-    @property
-    def n(self) -> int:
-        return len(self.idx)
-
-    def shares(self, rule: str | None = None) -> np.ndarray:
-        return self.share[rule or self.own]
-
-
-def units_of(d: SettingData) -> Units:
-    """The per-index values of one setting (or one pooled set of rotations)."""
-    count, value = explorers_per_colour(d.players, d.challenges)
+def _game_values(d: SettingData) -> np.ndarray:
+    """Per game (row), the features before averaging within the index."""
+    _, value = explorers_per_colour(d.players, d.challenges)
     per = 2 if d.players == 2 else 1
+    shares = [d.share(rule) for rule in TIEBREAKS]
     rescued = (d.rescued / np.maximum(d.explorers, 1)).mean(axis=1)
     valued = (d.score / (per * value)).mean(axis=1)
     losses = (d.explorers - d.rescued).mean(axis=1)
     tie = (d.win["shared"].sum(axis=1) > 1).astype(float)
     top = np.sort(d.score, axis=1)
     gap = (top[:, -1] - top[:, -2]) / (per * value) if d.players > 1 else np.zeros(d.n)
-    shares = {rule: d.share(rule) for rule in d.win}
-    group = _Grouping(d.games)
-    idx, rescued = group.mean(rescued)
-    out = {name: group.mean(x)[1] for name, x in
-           (("value", valued), ("losses", losses), ("tie", tie), ("gap", gap))}
-    return Units(d.label, d.players, idx, {r: group.mean(s)[1] for r, s in shares.items()},
-                 d.own, rescued, out["value"], out["losses"], out["tie"], out["gap"],
-                 per * count)
+    w = slope_weights(d.players)
+    sl = [s @ w for s in shares]
+    return np.column_stack(shares + [rescued, valued, losses, tie, gap, sl[1], sl[0],
+                                     sl[1] - sl[0]])
 
 
-def mean_of_rotations(parts: list[Units], label: str) -> Units:
-    """One pooled setting's per-index values from its rotations' (each plays every index once,
-    so the index's mean is the mean of the rotations' values): the rotations are read one at
-    a time instead of all at once."""
-    first = parts[0]
-    if any(not np.array_equal(p.idx, first.idx) for p in parts[1:]):
-        raise ValueError(f"the rotations of {first.label} hold different games")
-    avg = lambda get: sum(get(p) for p in parts) / len(parts)      # noqa: E731
-    return Units(label, first.players, first.idx,
-                 {r: avg(lambda p, r=r: p.share[r]) for r in first.share}, first.own,
-                 avg(lambda p: p.rescued), avg(lambda p: p.value), avg(lambda p: p.losses),
-                 avg(lambda p: p.tie), avg(lambda p: p.gap), first.explorers)
+def per_index(d: SettingData) -> tuple[np.ndarray, np.ndarray]:
+    """``(indices, features)`` of one setting, or of a pooled table whose rotation r's game g
+    is ``r * ROTATION_STRIDE + g`` (each index's rows averaged), indices sorted."""
+    x = _game_values(d)
+    base = d.games % ROTATION_STRIDE
+    if len(base) == 0 or bool(np.all(np.diff(base) > 0)):
+        return base, x
+    idx, inverse, counts = np.unique(base, return_inverse=True, return_counts=True)
+    out = np.column_stack([np.bincount(inverse, weights=x[:, j], minlength=len(idx))
+                           for j in range(x.shape[1])])
+    return idx, out / counts[:, None]
 
 
-def paired(a: Units, b: Units) -> tuple[np.ndarray, np.ndarray]:
-    """Positions in ``a`` and ``b`` of the game indices both hold."""
-    _, ia, ib = np.intersect1d(a.idx, b.idx, assume_unique=True, return_indices=True)
-    return ia, ib
+def per_index_pooled(parts: list[SettingData], label: str) -> tuple[np.ndarray, np.ndarray]:
+    """The per-index features of one pooled table from its rotations' (each plays every index
+    once, so an index's mean is the mean of the rotations' values), one rotation at a time."""
+    idx, total = per_index(parts[0])
+    for p in parts[1:]:
+        i, x = per_index(p)
+        if not np.array_equal(i, idx):
+            raise ValueError(f"the rotations of {label} hold different games")
+        total = total + x
+    return idx, total / len(parts)
+
+
+# ------------------------------------------------------------------------------ moments
+class Comoments:
+    """Count, means, co-moment matrix, extremes and 0/1-ness of the columns of a matrix of
+    per-index values, added block by block (pairwise merge: the same numbers as one pass over
+    all rows, to rounding)."""
+
+    def __init__(self, width: int):
+        self.n = 0
+        self.mean = np.zeros(width)
+        self.m2 = np.zeros((width, width))
+        self.lo = np.full(width, np.inf)
+        self.hi = np.full(width, -np.inf)
+        self.other = np.zeros(width, np.int64)        # values that are neither 0 nor 1
+
+    def add(self, x: np.ndarray) -> Comoments:
+        m = x.shape[0]
+        if not m:
+            return self
+        mean = x.mean(axis=0)
+        c = x - mean
+        m2 = c.T @ c
+        n = self.n + m
+        delta = mean - self.mean
+        self.mean = self.mean + delta * (m / n)
+        self.m2 = self.m2 + m2 + np.outer(delta, delta) * (self.n * m / n)
+        self.n = n
+        self.lo = np.minimum(self.lo, x.min(axis=0))
+        self.hi = np.maximum(self.hi, x.max(axis=0))
+        self.other += ((x != 0) & (x != 1)).sum(axis=0)
+        return self
+
+    def merge(self, o: Comoments) -> Comoments:
+        if not o.n:
+            return self
+        if not self.n:
+            self.n, self.mean, self.m2 = o.n, o.mean.copy(), o.m2.copy()
+            self.lo, self.hi, self.other = o.lo.copy(), o.hi.copy(), o.other.copy()
+            return self
+        n = self.n + o.n
+        delta = o.mean - self.mean
+        self.mean = self.mean + delta * (o.n / n)
+        self.m2 = self.m2 + o.m2 + np.outer(delta, delta) * (self.n * o.n / n)
+        self.n = n
+        self.lo = np.minimum(self.lo, o.lo)
+        self.hi = np.maximum(self.hi, o.hi)
+        self.other += o.other
+        return self
+
+    def cov(self) -> np.ndarray:
+        return self.m2 / max(self.n - 1, 1)
+
+
+@dataclass
+class Joint:
+    """The moments of the features of one setting (``parts = 1``) or of two on their common
+    indices (``parts = 2``: the first's features, the second's, then the differences of the
+    features both have)."""
+    names: list[str]
+    mom: Comoments
+    parts: int = 1
+    own: tuple = ("shared",)                 # each part's own tie-break
+
+    @property
+    def n(self) -> int:
+        return self.mom.n
+
+    def at(self, name: str, part: int = 0) -> int:
+        key = f"{part}:{name}" if part >= 0 else f"d:{name}"
+        return self.names.index(key)
+
+    def est(self, name: str, lo: float = -math.inf, hi: float = math.inf,
+            part: int = 0) -> Estimate:
+        """The estimate of a feature's mean (``part`` -1: the difference, first - second)."""
+        j = self.at(name, part)
+        m = self.mom
+        if m.n == 0:
+            return Estimate(math.nan, math.nan, 0, lo, hi)
+        constant = bool(m.hi[j] == m.lo[j])
+        sd = 0.0 if constant or m.n < 2 else math.sqrt(max(m.m2[j, j] / (m.n - 1), 0.0))
+        binary = bool(lo == 0 and hi == 1 and m.other[j] == 0)
+        return Estimate(float(m.mean[j]), sd, m.n, lo, hi, binary, constant)
+
+    def diff(self, name: str, lo: float = -math.inf, hi: float = math.inf) -> Estimate:
+        return self.est(name, lo, hi, part=-1)
+
+    def shares(self, part: int = 0, rule: str | None = None) -> list[int]:
+        """Positions of one part's seat shares under ``rule``."""
+        rule = rule or self.rule(part)
+        prefix = f"{part}:share_{rule}_"
+        return [i for i, k in enumerate(self.names) if k.startswith(prefix)]
+
+    def rule(self, part: int = 0) -> str:
+        return self.own[part]
+
+
+def spreads(j: Joint, tables: list[tuple[int, str | None]], weights: list[float]
+            ) -> tuple[float, float, bool]:
+    """``(value, sd, constant)`` of a weighted sum of squared seat spreads of share tables
+    (``(part, rule)``) paired on the same indices: each is the sum over seats of (mean win
+    share - 1/N)**2, less the sampling noise of the means (``sum var / n``), so that it is
+    unbiased -- about 0 for a balanced table however few games it has. Delta method: index
+    g's influence is ``2 (m - 1/N) . (s_g - m)``; its variance ``g' C g`` overstates the sum's,
+    since the gradient carries the means' noise, which adds ``4 tr(C_kl C_lk) / n`` per pair of
+    terms where the sum's own quadratic part adds only half of it (a Gaussian quadratic form):
+    ``sd`` takes the difference off, so the interval is right also where a spread is near 0.
+    The squared form is smooth (its root is not, near 0), so its interval holds at the n a
+    study plays."""
+    n = j.n
+    cov = j.mom.cov()
+    cols = [j.shares(p, r) for p, r in tables]
+    value, grad = 0.0, []
+    for w, c in zip(weights, cols):
+        m = j.mom.mean[c]
+        fair = 1 / len(c)
+        noise = float(np.trace(cov[np.ix_(c, c)]) / n) if n > 1 else 0.0
+        value += w * (float(((m - fair) ** 2).sum()) - noise)
+        grad.append(w * 2 * (m - fair))
+    allc = [i for c in cols for i in c]
+    g = np.concatenate(grad)
+    var = float(g @ cov[np.ix_(allc, allc)] @ g) if n > 1 else 0.0
+    bias = 0.0
+    for a, wa in enumerate(weights):
+        for b, wb in enumerate(weights):
+            cab = cov[np.ix_(cols[a], cols[b])]
+            bias += wa * wb * float(np.trace(cab @ cab.T))
+    constant = not var > 0
+    var = max(var, 0.0)
+    return value, math.sqrt(max(var - 2 * bias / n, 0.25 * var)) if n else 0.0, constant
+
+
+def _names(players: int, prefix: str) -> list[str]:
+    return [f"{prefix}:{k}" for k in feature_names(players)]
+
+
+def joint_names(pa: int, pb: int | None = None) -> list[str]:
+    """A joint's feature names: ``0:<feature>`` (and ``1:<feature>``, ``d:<feature>`` for a
+    pair: the differences of the features both settings have)."""
+    if pb is None:
+        return _names(pa, "0")
+    common = [k for k in feature_names(pa) if k in feature_names(pb)]
+    return _names(pa, "0") + _names(pb, "1") + [f"d:{k}" for k in common]
+
+
+def joint_rows(xa: np.ndarray, pa: int, xb: np.ndarray | None = None,
+               pb: int | None = None) -> np.ndarray:
+    """The rows a joint adds: one setting's features, or two settings' (paired rows) and
+    their differences."""
+    if xb is None:
+        return xa
+    fa, fb = feature_names(pa), feature_names(pb)
+    common = [k for k in fa if k in fb]
+    ia, ib = [fa.index(k) for k in common], [fb.index(k) for k in common]
+    return np.hstack([xa, xb, xa[:, ia] - xb[:, ib]])
+
+
+def pair_rows(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray],
+              pa: int, pb: int) -> np.ndarray:
+    """The paired rows of two settings' per-index features on their common indices."""
+    _, ia, ib = np.intersect1d(a[0], b[0], assume_unique=True, return_indices=True)
+    return joint_rows(a[1][ia], pa, b[1][ib], pb)
 
 
 # ------------------------------------------------------------------------------ the catalog
@@ -130,14 +278,13 @@ def describe(d: SettingData) -> dict:
 @dataclass
 class Entry:
     """One setting as the verdicts see it: a played setting, or a mixed table's rotations
-    pooled (``seating``: the canonical seating of the line-up). ``load`` gives its per-game
-    data (rotations concatenated), ``units`` its per-index values (rotation by rotation)."""
+    pooled (``seating``: the canonical seating of the line-up; ``parts``: the labels of its
+    rotations in order, or the setting's own label)."""
     label: str
     meta: dict
     strategies: tuple
-    load: Callable[[], SettingData] = field(repr=False)
+    parts: tuple = ()
     seating: tuple | None = None
-    per_index: Callable[[], Units] | None = field(default=None, repr=False)
 
     @property
     def players(self) -> int:
@@ -167,12 +314,30 @@ class Entry:
         return {s: names.count(s) / len(names) for s in sorted(set(names))}
 
 
-class Catalog:
-    """The settings of a run, with their per-index values loaded on demand (a few at once)."""
+class Planning(Exception):
+    """A judge asked for moments nobody has read yet (a catalog being planned)."""
 
-    def __init__(self, entries: list[Entry]):
+
+class Catalog:
+    """The settings of a run and the moments of the features the judges ask for.
+
+    ``values(label)``, when given, returns a setting's per-index features in memory (an
+    in-memory table): joints are then computed on demand. A run's catalog is given its
+    joints (``joints``) by ``experiments.analysis`` after a dry run with ``planning`` on, in
+    which every ``one``/``pair`` is recorded in ``wanted`` and answered with placeholders."""
+
+    def __init__(self, entries: list[Entry],
+                 values: Callable[[Entry], tuple[np.ndarray, np.ndarray]] | None = None):
         self.entries = entries
-        self._cache: OrderedDict[str, Units] = OrderedDict()
+        self.values = values
+        self.joints: dict[tuple[str, ...], Joint] = {}
+        self.planning = False
+        self.wanted: list[tuple[str, ...]] = []
+        self._values: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._by = {e.label: e for e in entries}
+
+    def entry(self, label: str) -> Entry:
+        return self._by[label]
 
     def find(self, entries=None, **want) -> list[Entry]:
         """The entries whose ``meta`` match ``want`` (values or predicates)."""
@@ -182,39 +347,63 @@ class Catalog:
                 out.append(e)
         return out
 
-    def units(self, e: Entry) -> Units:
-        if e.label in self._cache:
-            self._cache.move_to_end(e.label)
-            return self._cache[e.label]
-        u = e.per_index() if e.per_index is not None else units_of(e.load())
-        self._cache[e.label] = u
-        while len(self._cache) > CACHE:
-            self._cache.popitem(last=False)
-        return u
-
     def styles(self) -> dict[str, list[Entry]]:
         out: dict[str, list[Entry]] = {}
         for e in self.entries:
             out.setdefault(e.style, []).append(e)
         return out
 
+    def one(self, e: Entry) -> Joint:
+        return self._joint((e.label,))
 
-def _pool(parts: list[SettingData], seating: tuple) -> SettingData:
-    """One setting from every rotation of a mixed seating: rotation r's game g becomes
-    ``r * ROTATION_STRIDE + g``, so that the unit stays the game index."""
-    first = parts[0]
-    cat = lambda name: np.concatenate([getattr(p, name) for p in parts])     # noqa: E731
-    games = np.concatenate([p.games + r * ROTATION_STRIDE for r, p in enumerate(parts)])
-    d = SettingData(label=first.label, players=first.players, seed=first.seed,
-                    factors={**first.factors, "strategies": (rotated_label(seating),) *
-                             len(seating)}, games=games, own=first.own,
-                    challenges=first.challenges, max_turns=first.max_turns,
-                    score=cat("score"), rescued=cat("rescued"), explorers=cat("explorers"),
-                    turns=cat("turns"))
-    for rule in first.win:
-        d.win[rule] = np.concatenate([p.win[rule] for p in parts])
-        d.step[rule] = np.concatenate([p.step[rule] for p in parts])
-    return d
+    def pair(self, a: Entry, b: Entry) -> Joint:
+        return self._joint((a.label, b.label))
+
+    def _joint(self, key: tuple[str, ...]) -> Joint:
+        if key in self.joints:
+            return self.joints[key]
+        if self.planning:
+            if key not in self.wanted:
+                self.wanted.append(key)
+            return placeholder([self._by[k] for k in key])
+        if self.values is None:
+            raise Planning(f"no moments for {' and '.join(key)}")
+        j = self.joint_of([self._per_index(self._by[k]) for k in key], key)
+        self.joints[key] = j
+        return j
+
+    def _per_index(self, e: Entry) -> tuple[np.ndarray, np.ndarray]:
+        if e.label not in self._values:
+            self._values[e.label] = self.values(e)
+        return self._values[e.label]
+
+    def joint_of(self, values: list[tuple[np.ndarray, np.ndarray]], key: tuple[str, ...],
+                 mom: Comoments | None = None) -> Joint:
+        """A joint of ``key``'s entries from their per-index features (or moments read
+        elsewhere, ``mom``)."""
+        es = [self._by[k] for k in key]
+        ps = [e.players for e in es]
+        names = joint_names(*ps)
+        if mom is None:
+            rows = values[0][1] if len(es) == 1 else pair_rows(values[0], values[1], *ps)
+            mom = Comoments(len(names)).add(rows)
+        return Joint(names, mom, len(es), tuple(e.own for e in es))
+
+    def per_index(self, e: Entry) -> tuple[np.ndarray, np.ndarray]:
+        """An in-memory entry's per-index features (tests, calibration)."""
+        return self._per_index(e)
+
+
+def placeholder(es: list[Entry]) -> Joint:
+    """Plausible moments for a dry run (fair shares, some spread, 1,000 indices)."""
+    names = joint_names(*[e.players for e in es])
+    mom = Comoments(len(names))
+    mom.n = 1000
+    mom.mean = np.full(len(names), 0.2)
+    mom.m2 = np.eye(len(names)) * 0.01 * 999
+    mom.lo, mom.hi = np.zeros(len(names)), np.ones(len(names))
+    mom.other = np.ones(len(names), np.int64)
+    return Joint(names, mom, len(es), tuple(e.own for e in es))
 
 
 def _rotation_key(d: SettingData) -> tuple | None:
@@ -226,85 +415,69 @@ def _rotation_key(d: SettingData) -> tuple | None:
     return rot[0], rot[1], (d.players, d.seed, other)
 
 
-def _catalog(probes: list[SettingData], loader: Callable[[str], SettingData]) -> Catalog:
-    """Entries from one small ``SettingData`` per setting (its factors), pooling every complete
-    set of rotations of one mixed seating (``rotations.pool_table``'s rule; games are checked
-    when loaded)."""
-    from .rotations import pooled_label
+def pooled_sets(probes: list[SettingData], same: Callable[[list[str]], bool] = lambda _: True
+                ) -> dict[str, tuple[tuple, list[str]]]:
+    """``{label: (canonical seating, [labels of rotation 0, 1, ...])}`` for every setting that
+    belongs to a complete set of rotations of one mixed seating (agreeing in every other
+    factor) whose games ``same`` says are the same."""
     sets: dict[tuple, dict[int, SettingData]] = {}
     for d in probes:
         key = _rotation_key(d)
         if key is not None:
             sets.setdefault((key[0], key[2]), {})[key[1]] = d
-    pooled_of, entries = {}, []
+    out = {}
     for (seating, _), by_r in sets.items():
         if sorted(by_r) == list(range(len(rotations(seating)))):
-            for d in by_r.values():
-                pooled_of[d.label] = (seating, [by_r[r].label for r in sorted(by_r)])
-    done = set()
+            labels = [by_r[r].label for r in sorted(by_r)]
+            if same(labels):
+                for lab in labels:
+                    out[lab] = (seating, labels)
+    return out
+
+
+def entries_of(probes: list[SettingData], same: Callable[[list[str]], bool] = lambda _: True
+               ) -> list[Entry]:
+    """The verdicts' entries: each setting, with every complete set of rotations of a mixed
+    seating pooled into one entry (``rotations.pooled_label``)."""
+    from .rotations import pooled_label
+    pooled_of, entries, done = pooled_sets(probes, same), [], set()
     for d in probes:
         if d.label in pooled_of:
             seating, labels = pooled_of[d.label]
             if labels[0] in done:
                 continue
             done.add(labels[0])
-            name = pooled_label(labels[0], len(labels))
-
-            def load(labels=labels, seating=seating, name=name):
-                parts = [loader(lab) for lab in labels]
-                games = [np.sort(p.games) for p in parts]
-                if any(not np.array_equal(g, games[0]) for g in games[1:]):
-                    raise ValueError(f"the rotations of {labels[0]} hold different games")
-                out = _pool(parts, seating)
-                out.label = name
-                return out
-
-            def per_index(labels=labels, name=name):
-                return mean_of_rotations([units_of(loader(lab)) for lab in labels], name)
-            entries.append(Entry(name, describe(d), (rotated_label(seating),) * len(seating),
-                                 load, seating, per_index))
+            entries.append(Entry(pooled_label(labels[0], len(labels)), describe(d),
+                                 (rotated_label(seating),) * len(seating), tuple(labels),
+                                 seating))
         else:
             entries.append(Entry(d.label, describe(d), tuple(d.factors.get("strategies") or ()),
-                                 lambda lab=d.label: loader(lab)))
-    return Catalog(entries)
+                                 (d.label,)))
+    return entries
 
 
 def from_data(data: list[SettingData]) -> Catalog:
-    """A catalog of settings already in memory (tests, synthetic calibration data)."""
+    """A catalog of settings held in memory (tests, synthetic calibration data)."""
     by = {d.label: d for d in data}
-    return _catalog(data, by.__getitem__)
+
+    def values(e: Entry):
+        if e.seating is None:
+            return per_index(by[e.parts[0]])
+        return per_index_pooled([by[lab] for lab in e.parts], e.label)
+    return Catalog(entries_of(data), values)
 
 
 def from_frame(df: pd.DataFrame) -> Catalog:
     """A catalog of an in-memory run table (rotations of a mixed seating pooled here)."""
-    from .stats import prepare_all
     return from_data(prepare_all(df))
 
 
-READ = ("setting", "allocation", "game", "seed", "players", "seats", "tiebreak", "challenges",
-        "squid", "squid_only", "lagoon_is_sea", "creatures_must_move", "max_turns")
-PER_SEAT = ("strategy", "boats", "player", "score", "rescued", "rescued_value", "turns", "lost")
+def pooled_data(parts: list[SettingData], e: Entry) -> SettingData:
+    """An in-memory pooled entry's games as one setting (rotation r's game g renumbered)."""
+    return pool(parts, e.seating, e.label, ROTATION_STRIDE, rotated_label(e.seating))
 
 
-def from_run(path, games: int | None = None) -> tuple[Catalog, dict]:
-    """A catalog of a run folder, read one setting at a time: each setting's finished chunks
-    holding its first ``games`` games (all finished games when None), only the columns the
-    verdicts need. Also returns ``{label: games read}``."""
-    import pyarrow.dataset as ds
-
-    from .runs import finished_chunks
-    files, account = finished_chunks(Path(path), games)
-    columns = list(READ) + [f"{f}_{s}" for f in PER_SEAT for s in range(6)]
-
-    def read(label: str, first_only: bool = False) -> SettingData:
-        paths = files[label][:1] if first_only else files[label]
-        dataset = ds.dataset(paths, format="parquet")
-        cols = [c for c in columns if c in dataset.schema.names]
-        df = dataset.to_table(columns=cols).to_pandas()
-        if games is not None:
-            df = df[df["game"] < games]
-        df = df.sort_values("game", kind="stable").reset_index(drop=True)
-        return prepare(label, df)
-
-    probes = [read(label, first_only=True) for label in files if files[label]]
-    return _catalog(probes, read), account
+__all__ = ["Catalog", "Comoments", "Entry", "Joint", "Planning", "entries_of", "feature_names",
+           "from_data", "from_frame", "joint_names", "joint_rows", "pair_rows", "per_index",
+           "per_index_pooled", "placeholder", "pooled_sets", "slope", "slope_weights",
+           "spreads"]

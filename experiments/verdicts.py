@@ -174,21 +174,28 @@ def verdicts(df: pd.DataFrame, claims: dict, look: Look = FIXED,
 
 
 def judge_run(run, claims: dict | None = None, *, sequential: bool = False,
-              games: int | None = None, record: bool = True, log=None) -> pd.DataFrame:
-    """The verdict table of a run folder at its current look (``experiments.looks``): read
-    setting by setting (``units.from_run``, the first ``games`` games of each when given),
-    judged with the run's earlier looks frozen, and the look recorded in the folder when it is
-    new. ``claims``: the manifest's when None. ``sequential``: the run plays until settled."""
+              games: int | None = None, record: bool = True, log=None,
+              analysis=None, scheduler=None, workers: int | None = None) -> pd.DataFrame:
+    """The verdict table of a run folder at its current look (``experiments.looks``): the run
+    read once, chunk by chunk (``experiments.analysis``; the first ``games`` games of each
+    setting when given), judged with the run's earlier looks frozen, and the look recorded in
+    the folder when it is new. ``claims``: the manifest's when None. ``sequential``: the run
+    plays until settled. ``analysis``: the run's ``Analysis`` already read with these
+    claims (the report reads the run once for everything)."""
     from . import looks
+    from .analysis import analyse
     from .runs import RunFolder
-    from .units import from_run
     manifest = RunFolder(Path(run)).read_manifest() or {}
     claims = manifest.get("claims") or {} if claims is None else claims
-    cat, account = from_run(run, games)
+    if analysis is None:
+        analysis = analyse(run, games=games, charts=False, claims=claims or None,
+                           scheduler=scheduler, workers=workers)
+    account = analysis.account
     have = sum(h for h, _ in account.values())
     per_setting = max((h for h, _ in account.values()), default=0)
     book = looks.read(run)
     look, history, new = looks.next_look(book, have, per_setting, sequential)
+    cat = analysis.catalog if analysis.catalog is not None else Catalog([])
     table = judge(cat, claims, look, history)
     if new and record:
         try:

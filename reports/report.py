@@ -19,16 +19,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments.runs import RunError, RunFolder, load_run
+from experiments.runs import RunError, RunFolder
 from experiments.verdicts import LADDER_RULE
-
-SEAT_FIELDS = ("player", "score", "rescued", "rescued_value", "turns", "lost", "boats",
-               "strategy") + tuple(f"lost_{c}" for c in ("serpent", "shark", "whale",
-                                                          "whirlpool", "squid", "stranded"))
-GAME_FIELDS = ("setting", "allocation", "game", "seed", "players", "seats", "turns",
-               "end_reason", "tiebreak", "decided_by", "challenges", "dolphins", "squid",
-               "squid_only", "lagoon_is_sea", "creatures_must_move", "max_turns")
-COLUMNS = list(GAME_FIELDS) + [f"{f}_{s}" for f in SEAT_FIELDS for s in range(6)]
 
 
 @dataclass
@@ -133,7 +125,7 @@ def _fig(page, name, made, caption):
     return page.Figure(name, fig, caption=caption, data=table)
 
 
-def _seat_section(page, charts, df, tidy, meta) -> list:
+def _seat_section(page, charts, run, tidy, meta) -> list:
     """Win share (and score, rescued fraction) per seat for every group of settings that
     differ only in the player count and the boat allocation."""
     figures = []
@@ -143,23 +135,23 @@ def _seat_section(page, charts, df, tidy, meta) -> list:
         row = meta.loc[labels[0]]
         what = f"{row['variant']}, {row['tiebreak']} tie-break, {row['strategies_text']}"
         figures.append(_fig(page, f"win_share_{k + 1}",
-                            charts.seat_win_share(df, tidy, settings=labels),
+                            charts.seat_win_share(run, tidy, settings=labels),
                             f"Win share per seat against the fair share: {what}."))
     for k, labels in enumerate(_groups(meta, ("variant", "strategies_text"))):
         labels = [lab for lab in labels if meta.at[lab, "tiebreak"] == meta.at[labels[0],
                                                                                 "tiebreak"]]
         row = meta.loc[labels[0]]
         figures.append(_fig(page, f"score_rescued_{k + 1}",
-                            charts.seat_score_rescued(df, tidy, settings=labels),
+                            charts.seat_score_rescued(run, tidy, settings=labels),
                             f"Mean score and rescued fraction per seat: {row['variant']}."))
     return figures
 
 
-def _tie_section(page, charts, df, tidy, meta) -> list:
+def _tie_section(page, charts, run, tidy, meta) -> list:
     figures = []
     rules = [lab for lab in meta.index if meta.at[lab, "allocation"] in ("rules", "custom")]
     try:
-        figures.append(_fig(page, "tie_decisions", charts.tie_decisions(df, tidy,
+        figures.append(_fig(page, "tie_decisions", charts.tie_decisions(run, tidy,
                                                                         settings=rules),
                             "Top-score ties and the step of the chain that decided."))
     except ValueError:
@@ -174,13 +166,13 @@ def _tie_section(page, charts, df, tidy, meta) -> list:
         if twin:
             tag, said = _tag(meta, m["strategies_text"])
             figures.append(_fig(page, f"transitions_p{m['players']}{tag}",
-                                charts.tiebreak_transitions(df, twin[0], lab),
+                                charts.tiebreak_transitions(run, twin[0], lab),
                                 f"Tied games at {m['players']} players{said}: who the chain "
                                 f"picks."))
     return figures
 
 
-def _variant_section(page, charts, df, tidy, meta) -> list:
+def _variant_section(page, charts, run, tidy, meta) -> list:
     figures = []
     for players, style in ((p, st) for p in sorted(set(meta["players"]))
                            for st in _styles(meta)):
@@ -199,25 +191,25 @@ def _variant_section(page, charts, df, tidy, meta) -> list:
                                ("losses", charts.losses_by_cause, "explorers lost by cause"),
                                ("end_reasons", charts.end_reasons, "how games end"),
                                ("turn_capped", charts.turn_capped, "turn-capped games")):
-            figures.append(_fig(page, f"{name}_p{players}{tag}", fn(df, settings=own),
+            figures.append(_fig(page, f"{name}_p{players}{tag}", fn(run, settings=own),
                                 f"{players} players{said}, each variant against the base "
                                 f"game: {what}."))
     return figures
 
 
-def _detail_section(page, charts, df, tidy, meta) -> list:
+def _detail_section(page, charts, run, tidy, meta) -> list:
     figures = []
     for players in sorted(set(meta["players"])):
         labels = [lab for lab in meta.index if meta.at[lab, "players"] == players]
         first = labels[0]
-        figures.append(_fig(page, f"scores_p{players}", charts.score_distributions(df, first,
+        figures.append(_fig(page, f"scores_p{players}", charts.score_distributions(run, first,
                                                                                    tidy),
                             f"Score distributions per seat: {first}."))
         pairs = tidy[tidy["setting"].astype(str).str.startswith(first + " vs ")
                      & (tidy["metric"] == "diff_win_share")]
         if len(pairs):
             figures.append(_fig(page, f"differences_p{players}",
-                                charts.paired_differences(df, tidy, reference=first),
+                                charts.paired_differences(run, tidy, reference=first),
                                 f"Paired differences against {first}, on the same games."))
     return figures
 
@@ -403,38 +395,38 @@ def _changes(study: str | None) -> pd.DataFrame | None:
 
 
 # ------------------------------------------------------------------------------ the report
-def build_report(run, out, log=None, games: int | None = None) -> Result:
+def build_report(run, out, log=None, games: int | None = None, *, scheduler=None,
+                 workers: int | None = None, progress=None) -> Result:
     """Write the report of the run folder ``run`` into ``out`` (atomically: a temporary folder
-    renamed into place). ``games``: the charts and statistics show the first ``games`` games
-    of each setting (the verdicts always judge every game, setting by setting). ``RunError``
-    / ``ValueError`` (one line) for a folder that is not a run, an empty run, or an output
-    that cannot be written."""
+    renamed into place). The run is read once, chunk by chunk (``experiments.analysis``:
+    memory does not grow with the games; ``scheduler``/``workers`` as there), for the
+    statistics, the charts and the verdicts. ``games``: only the first ``games`` games of each
+    setting. ``RunError`` / ``ValueError`` (one line) for a folder that is not a run, an empty
+    run, or an output that cannot be written."""
     import reports.charts as charts
     import reports.page as page
+    from experiments.analysis import analyse
     from experiments.claims import CLAIMS
-    from experiments.rotations import pool_table
-    from experiments.stats import balance_stats
     from experiments.verdicts import judge_run
 
     t0 = time.perf_counter()
     page.check_target(out)                      # before any work: where the page goes
     manifest = RunFolder(Path(run)).read_manifest()
-    df, account = load_run(run, columns=COLUMNS, games=games)
     if manifest is None:
         raise RunError(f"{run} is not a run folder")
+    claims = manifest.get("claims") or {}
+    result = analyse(run, games=games, claims=claims or None, scheduler=scheduler,
+                     workers=workers, progress=progress)
+    account = result.account
     have, want = sum(h for h, _ in account.values()), sum(w for _, w in account.values())
-    if have == 0:
-        raise RunError(f"{run} holds no finished games yet; run its sweep (the same command "
-                       f"resumes it)")
     _say(log, f"report: {have:,} games of {len(account)} settings read "
               f"({time.perf_counter() - t0:.1f} s)")
-    df = pool_table(df, inplace=True)       # a mixed seating's rotations: one style
-    tidy = balance_stats(df)
-    claims = manifest.get("claims") or {}
-    v = judge_run(run, claims, log=log) if claims else None
+    tidy = result.tidy()
+    v = judge_run(run, claims, games=games, log=log, analysis=result) if claims else None
     _say(log, f"report: statistics and {0 if v is None else len(v)} verdicts "
               f"({time.perf_counter() - t0:.1f} s)")
-    meta = charts.settings_table(df)
+    run = result
+    meta = result.meta
     notes = []
     if have < want:
         short = [f"{lab} {h:,}/{w:,}" for lab, (h, w) in account.items() if h < w]
@@ -444,8 +436,8 @@ def build_report(run, out, log=None, games: int | None = None) -> Result:
     if v is not None and (v["interval"] == "95% anytime-valid").all():
         notes.append(_needed(v))
     if games is not None and games < manifest["games"]:
-        notes.append(f"The charts and statistics show the first {games:,} games of each "
-                     f"setting; the verdicts judge all {manifest['games']:,}.")
+        notes.append(f"Every number below is of the first {games:,} games of each setting "
+                     f"(the run holds up to {manifest['games']:,}).")
     versions = manifest.get("versions", {})
     subtitle = (f"{manifest.get('description') or manifest.get('name')}: "
                 f"{len(account)} settings, {manifest['games']:,} games each (seed "
@@ -462,15 +454,15 @@ def build_report(run, out, log=None, games: int | None = None) -> Result:
     sections.append(page.Section("Seat balance", [
         "Each seat's share of the wins, a tie split 1/k among its k winners, with its 95% "
         "interval, against the fair share 1/N; then each seat's mean score and the fraction "
-        "of its explorers rescued."], figures=_seat_section(page, charts, df, tidy, meta)))
-    ties = _tie_section(page, charts, df, tidy, meta)
+        "of its explorers rescued."], figures=_seat_section(page, charts, run, tidy, meta)))
+    ties = _tie_section(page, charts, run, tidy, meta)
     if ties:
         sections.append(page.Section("Ties and tie-breaks", [
             "How often the top score is shared, which step of the 5-6 player chain (most "
             "explorers rescued, then with Challenge 3 the value rescued, then fewest turns) "
             "decides, and where the wins of tied games go when the chain counts them."],
             figures=ties))
-    variants = _variant_section(page, charts, df, tidy, meta)
+    variants = _variant_section(page, charts, run, tidy, meta)
     if variants:
         sections.append(page.Section("Challenges and expansions", [
             "Each challenge and expansion against the base game at the same player count: "
@@ -479,7 +471,7 @@ def build_report(run, out, log=None, games: int | None = None) -> Result:
     sections.append(page.Section("Distributions and paired differences", [
         "Score distributions of one setting per player count, and the paired differences of "
         "win share and score against it on the same games."],
-        figures=_detail_section(page, charts, df, tidy, meta)))
+        figures=_detail_section(page, charts, run, tidy, meta)))
     sample = _games_section(page, manifest, log)
     if sample is not None:
         sections.append(sample)
@@ -506,7 +498,7 @@ def build_report(run, out, log=None, games: int | None = None) -> Result:
             tables=[page.Table("verdict_changes", changes, "Verdicts that moved: old rule, "
                                "new rule, and why.")]))
     sections.append(page.Section("How the numbers are made", METHOD))
-    title = f"survive-sim report: {manifest.get('name', Path(run).name)}"
+    title = f"survive-sim report: {manifest.get('name', result.run.name)}"
     from experiments.verdicts import public
     report = page.Report(title, subtitle, notes, verdicts=None if v is None else public(v),
                          sections=sections,

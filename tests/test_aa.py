@@ -7,10 +7,10 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+from run_table import load_run
 
 from experiments import judges, spec, sweep
 from experiments.inference import ALPHA, interval, mean_of
-from experiments.runs import load_run
 from experiments.units import from_frame
 from simulator.settings import Settings
 from simulator.simulate import simulate

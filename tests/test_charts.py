@@ -17,11 +17,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
+from run_table import load_run
 from statsmodels.stats.proportion import proportion_confint
 
 from experiments import runs, spec, stats, sweep
+from experiments.games import player_scores, winners
 from reports import charts
-from reports.summary import player_scores, winners
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = 300
@@ -45,7 +46,7 @@ def run(tmp_path_factory):
     out = tmp_path_factory.mktemp("charts") / "run"
     sweep.run_sweep(spec.build({"name": "charts", "seed": 5, "games": GAMES, "chunk": GAMES,
                                 "grid": GRIDS}), out)
-    df, _ = runs.load_run(out)
+    df, _ = load_run(out)
     return df, stats.balance_stats(df)
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from run_table import load_run
 
 from experiments import calibration as C
 from experiments import claims, spec, sweep
 from experiments import decisions as D
-from experiments.runs import load_run
 from experiments.units import from_data
 from experiments.verdicts import judge, ladder_summary, verdicts
 

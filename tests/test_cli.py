@@ -377,7 +377,7 @@ def test_help_is_light():
     """The CLI package imports neither numpy, pandas nor the compiled engine at import time."""
     code = ("import sys, simulator.cli; "
             "print(sorted(m for m in ('numpy', 'numba', 'pandas', 'pyarrow', 'simulator.engine', "
-            "'simulator.simulate', 'simulator.settings', 'reports.summary', 'tqdm', "
+            "'simulator.simulate', 'simulator.settings', 'experiments.summary', 'tqdm', "
             "'statsmodels') if m in sys.modules))")
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr

@@ -36,7 +36,7 @@ def test_chunked_table_equals_one_write_and_the_summary_the_whole_table(tmp_path
     up chunk by chunk: the file reads back as today's single write of the whole frame did, and
     the printed summary is format_summary(summary_table(df)) of the whole table. A short turn
     cap makes the chunks differ in which end reasons (categories) they use."""
-    from reports.summary import format_summary, summary_table
+    from experiments.summary import format_summary, summary_table
     from simulator.settings import Settings
     from simulator.simulate import simulate
     settings = Settings(players=5, strategies=("greedy", "random", "random", "greedy", "random"),
@@ -67,13 +67,13 @@ def test_chunked_table_equals_one_write_and_the_summary_the_whole_table(tmp_path
 def test_simulate_never_holds_the_whole_table(monkeypatch):
     """The command plays through iter_frames: simulate(), which builds the whole frame, and
     summary_table on the whole run are never called."""
-    import reports.summary
+    import experiments.summary
     import simulator.simulate
 
     def whole(*a, **k):
         raise AssertionError("the whole table was built")
     monkeypatch.setattr(simulator.simulate, "simulate", whole)
-    monkeypatch.setattr(reports.summary, "summary_table", whole)
+    monkeypatch.setattr(experiments.summary, "summary_table", whole)
     r = invoke("simulate", "--players", 3, "--games", 9, "--chunk", 4, "--no-progress")
     assert r.exit_code == 0, r.output
     assert "n=9" in r.stdout

@@ -11,9 +11,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from cli_harness import invoke
+from run_table import load_run
 
 from experiments import spec, stats, sweep
-from experiments.runs import RunFolder, load_run
+from experiments.runs import RunFolder
 from reports.report import _sample_key, build_report
 
 SPEC = {"name": "tiny", "description": "a small study", "seed": 8, "games": 240, "chunk": 120,

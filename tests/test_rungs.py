@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from reports.summary import winners
+from experiments.games import winners
 from simulator.settings import Settings
 from simulator.simulate import simulate
 from strategies.api import SCRATCH_W

@@ -13,8 +13,11 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 from statsmodels.stats.weightstats import DescrStatsW
 
+from experiments import games as G
+from experiments import moments as M
 from experiments import stats as ST
-from reports.summary import decided_by, player_scores, winners
+from experiments.games import decided_by, player_scores, winners
+from experiments.stats_text import format_stats
 from simulator.settings import Settings
 from simulator.simulate import simulate
 
@@ -185,9 +188,9 @@ def test_chi2_and_holm(hundred, frames):
 # ---------------------------------------------------------------------------- recounts
 @pytest.mark.parametrize("name", ["p5-flat-tb_chain", "p5-flat-tb_shared",
                                   "p5-rules-ch3-tb_chain", "p4-rules-random"])
-def test_both_rules_match_reports_summary(frames, tidy, name):
+def test_both_rules_match_games_winners(frames, tidy, name):
     df = frames[name]
-    d = ST.prepare(name, df)
+    d = G.prepare(name, df)
     own = str(df["tiebreak"].iloc[0])
     assert d.own == own
     for rule in ("shared", "chain"):
@@ -211,17 +214,17 @@ def test_both_rules_match_reports_summary(frames, tidy, name):
 
 
 def test_score_bounds_follow_the_rules(frames):
-    assert ST.explorers_per_colour(4, set()) == (10, 28)
-    assert ST.explorers_per_colour(5, set()) == (8, 24)
-    assert ST.explorers_per_colour(6, set()) == (7, 22)
-    assert ST.explorers_per_colour(6, {6}) == (10, 28)
-    assert ST.score_bound(2, set()) == 56 and ST.score_bound(2, {3}) == 20
-    assert ST.score_bound(5, {3}) == 8 and ST.score_bound(5, {3, 6}) == 10
+    assert G.explorers_per_colour(4, set()) == (10, 28)
+    assert G.explorers_per_colour(5, set()) == (8, 24)
+    assert G.explorers_per_colour(6, set()) == (7, 22)
+    assert G.explorers_per_colour(6, {6}) == (10, 28)
+    assert G.score_bound(2, set()) == 56 and G.score_bound(2, {3}) == 20
+    assert G.score_bound(5, {3}) == 8 and G.score_bound(5, {3, 6}) == 10
     for name, df in frames.items():                 # the engine's explorers in play agree
-        d = ST.prepare(name, df)
-        count, _ = ST.explorers_per_colour(d.players, d.challenges)
+        d = G.prepare(name, df)
+        count, _ = G.explorers_per_colour(d.players, d.challenges)
         assert (d.explorers == count).all()
-        assert d.score.max() <= ST.score_bound(d.players, d.challenges)
+        assert d.score.max() <= G.score_bound(d.players, d.challenges)
 
 
 def test_two_players_are_labelled_by_player(frames):
@@ -330,7 +333,7 @@ def test_pairs_that_play_identical_games_have_no_test(frames):
     assert d[d["metric"].str.endswith("_p")]["value"].isna().all()
     assert (d[d["metric"].isin(["diff_win_share", "diff_score"])]["value"] == 0).all()
     both = pd.concat([a, b], ignore_index=True)
-    assert "identical games" in ST.format_stats(ST.balance_stats(both))
+    assert "identical games" in format_stats(ST.balance_stats(both))
 
 
 def test_paired_diff_falls_back_to_newcombe_without_variation():
@@ -346,14 +349,14 @@ def test_paired_diff_falls_back_to_newcombe_without_variation():
 # ---------------------------------------------------------------------------- intervals
 def test_bounded_mean_ci_t_branch():
     x = np.random.default_rng(5).integers(0, 25, 200)
-    mean, lo, hi, n, method = ST.bounded_mean_ci(x, 0, 24)
+    mean, lo, hi, n, method = M.bounded_mean_ci(x, 0, 24)
     assert method == "t" and n == 200
     assert (mean, lo, hi) == pytest.approx((x.mean(), *DescrStatsW(x.astype(float))
                                             .tconfint_mean(0.05)))
 
 
 def test_bounded_mean_ci_all_zero_keeps_width():
-    mean, lo, hi, _, method = ST.bounded_mean_ci(np.zeros(100), 0, 24)
+    mean, lo, hi, _, method = M.bounded_mean_ci(np.zeros(100), 0, 24)
     assert method == "wilson-scaled" and mean == 0 and lo == 0
     assert hi == pytest.approx(24 * proportion_confint(0, 100, method="wilson")[1]) and hi > 0
 
@@ -362,17 +365,17 @@ def test_bounded_mean_ci_near_a_bound():
     x = np.r_[np.zeros(97), np.ones(3)]
     t_lo, _ = DescrStatsW(x).tconfint_mean(0.05)
     assert t_lo < 0                                   # the t interval would cross 0
-    _, lo, hi, _, method = ST.bounded_mean_ci(x, 0, 1)
+    _, lo, hi, _, method = M.bounded_mean_ci(x, 0, 1)
     assert method == "wilson-scaled"
     assert (lo, hi) == pytest.approx(proportion_confint(3, 100, method="wilson"))
     # turns near a cap of 10: scaled to [0, 1] on [2, 10]
     y = np.r_[np.full(98, 10.0), [9.0, 9.0]]
-    _, lo, hi, _, method = ST.bounded_mean_ci(y, 2, 10)
+    _, lo, hi, _, method = M.bounded_mean_ci(y, 2, 10)
     w = proportion_confint(((y - 2) / 8).sum(), 100, method="wilson")
     assert method == "wilson-scaled" and (lo, hi) == pytest.approx((2 + 8 * w[0], 2 + 8 * w[1]))
-    assert ST.bounded_mean_ci([], 0, 1)[3] == 0
+    assert M.bounded_mean_ci([], 0, 1)[3] == 0
     with pytest.raises(ValueError):
-        ST.bounded_mean_ci([2.0], 0, 1)
+        M.bounded_mean_ci([2.0], 0, 1)
 
 
 def test_games_for_precision_and_share_precision(tidy):
@@ -391,7 +394,7 @@ def test_games_for_precision_and_share_precision(tidy):
 
 # ---------------------------------------------------------------------------- text
 def test_format_stats(tidy, frames):
-    text = ST.format_stats(tidy)
+    text = format_stats(tidy)
     for label in frames:
         assert f"{label}  (n={GAMES} games" in text
     assert "p5-flat-tb_chain vs p5-rules-tb_chain  [boats differs; n=300 matched games]" in text

@@ -1,4 +1,4 @@
-"""reports.summary on small hand-made tables: exact wins and ties, 2-player seat sums, Wilson
+"""experiments.summary on small hand-made tables: exact wins and ties, 2-player seat sums, Wilson
 bounds against statsmodels. No engine: these run in a fraction of a second."""
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from reports import summary as S
+from experiments import games as G
+from experiments import moments as M
+from experiments import summary as S
+
+T3 = 3.182446305284263                # t(0.975) with 3 degrees of freedom: 4 games
 
 SEAT_FIELDS = ("score", "rescued", "rescued_value", "lost", "turns", "lost_serpent",
                "lost_shark", "lost_whale", "lost_whirlpool", "lost_squid", "lost_stranded")
@@ -67,12 +71,12 @@ def wilson_ref(k, n):
 
 def test_winners_shared_top_score_three_players():
     df = frame(3, THREE)
-    w = S.winners(df)
+    w = G.winners(df)
     expected = [[True, False, False], [True, True, False], [True, True, True],
                 [False, True, True]]
     assert w.to_numpy().tolist() == expected
     assert list(w.columns) == [0, 1, 2]
-    assert S.shared_top(df).tolist() == [False, True, True, True]
+    assert G.shared_top(df).tolist() == [False, True, True, True]
 
 
 def test_summary_counts_three_players():
@@ -99,14 +103,14 @@ def test_two_players_sum_their_two_seats():
               [0, 9, 0, 0]]     # 0 vs 9: player 1
     rescued = [[1, 1, 1, 2], [2, 0, 0, 1], [2, 1, 0, 0], [0, 3, 0, 0]]
     df = frame(2, scores, rescued=rescued, strategies=["greedy", "random", "greedy", "random"])
-    ps = S.player_scores(df)
+    ps = G.player_scores(df)
     assert ps["score_0"].tolist() == [5, 4, 6, 0]
     assert ps["score_1"].tolist() == [6, 4, 5, 9]
     assert ps["rescued_0"].tolist() == [2, 2, 2, 0]
     assert ps["rescued_1"].tolist() == [3, 1, 1, 3]
     assert ps["rescued_value_0"].tolist() == [5, 4, 6, 0]
     assert ps["explorers_0"].tolist() == [20, 20, 20, 20]
-    assert S.winners(df).to_numpy().tolist() == [[False, True], [True, True], [True, False],
+    assert G.winners(df).to_numpy().tolist() == [[False, True], [True, True], [True, False],
                                                  [False, True]]
     t = S.summary_table(df)
     assert t["label"].tolist() == ["player 0 (seats 0,2)", "player 1 (seats 1,3)"]
@@ -131,12 +135,12 @@ def test_wilson_bounds_match_statsmodels_and_rescue_interval_is_over_games():
         lo, hi = wilson_ref(r.wins, r.games)
         assert (r.win_lo, r.win_hi) == pytest.approx((lo, hi), abs=1e-12)
         # rescue rate: an interval over games (explorers of one game are not independent):
-        # normal where it fits in [0, 1] (seats 0 and 1), else Wilson of the shares' sum (seat 2)
-        share = S.player_scores(df)[f"rescued_{r.player}"] / 10
-        half = 1.959963984540054 * share.std(ddof=1) / math.sqrt(len(share))
+        # t where it fits in [0, 1], else Wilson of the shares' sum
+        share = G.player_scores(df)[f"rescued_{r.player}"] / 10
+        half = T3 * share.std(ddof=1) / math.sqrt(len(share))
         normal = (share.mean() - half, share.mean() + half)
-        expected = normal if normal[0] >= 0 else wilson_ref(share.sum(), len(share))
-        assert (normal[0] >= 0) == (r.player != 2)
+        fits = normal[0] >= 0 and normal[1] <= 1 and share.std() > 0
+        expected = normal if fits else wilson_ref(share.sum(), len(share))
         assert (r.rescue_lo, r.rescue_hi) == pytest.approx(expected, abs=1e-12)
     run = t.attrs["run"]
     assert (run["tie_lo"], run["tie_hi"]) == pytest.approx(wilson_ref(3, 4), abs=1e-12)
@@ -150,22 +154,27 @@ def test_wilson_bounds_match_statsmodels_and_rescue_interval_is_over_games():
 
 
 def test_wilson_helper_edge_cases():
-    lo, hi = S.wilson(0, 0)
+    lo, hi = M.wilson(0, 0)
     assert math.isnan(lo) and math.isnan(hi)
-    assert S.wilson(0, 10)[0] == pytest.approx(0.0, abs=1e-12)
-    assert S.wilson(10, 10)[1] == pytest.approx(1.0)
-    lo, hi = S.wilson(np.array([1, 5]), np.array([10, 0]))
+    assert M.wilson(0, 10)[0] == pytest.approx(0.0, abs=1e-12)
+    assert M.wilson(10, 10)[1] == pytest.approx(1.0)
+    lo, hi = M.wilson(np.array([1, 5]), np.array([10, 0]))
     assert lo[0] == pytest.approx(wilson_ref(1, 10)[0]) and math.isnan(lo[1])
 
 
-def test_mean_score_normal_interval():
+def test_mean_score_interval_follows_the_rule():
+    """Seat 0 scored 5, 4, 0, 2 in four games: the t interval (t with 3 degrees of freedom)
+    would reach below 0, so the score's interval is the Wilson interval of the mean scaled to
+    [0, 28]."""
     df = frame(3, THREE)
     t = S.summary_table(df)
     x = np.array([5, 4, 0, 2], dtype=float)
-    half = 1.959963984540054 * x.std(ddof=1) / 2
+    half = T3 * x.std(ddof=1) / 2
+    assert x.mean() - half < 0
     r = t.iloc[0]
     assert r["mean_score"] == pytest.approx(x.mean())
-    assert (r["score_lo"], r["score_hi"]) == pytest.approx((x.mean() - half, x.mean() + half))
+    lo, hi = wilson_ref(x.sum() / 28, 4)
+    assert (r["score_lo"], r["score_hi"]) == pytest.approx((28 * lo, 28 * hi))
 
 
 def test_end_reasons_and_turn_cap():
@@ -225,12 +234,12 @@ def test_x1_6_chain_winners_and_decided_steps_from_a_table():
     scores = [[6, 6, 1, 0, 0], [5, 2, 5, 0, 0], [4, 4, 0, 0, 0]]
     rescued = [[1, 2, 1, 0, 0], [2, 1, 2, 0, 0], [2, 2, 0, 0, 0]]
     df = frame(5, scores, rescued=rescued)
-    assert S.tiebreak_rule(df) == "chain"                   # 5-6 players: the chain by default
-    assert S.winners(df).to_numpy().tolist() == [
+    assert G.tiebreak_rule(df) == "chain"                   # 5-6 players: the chain by default
+    assert G.winners(df).to_numpy().tolist() == [
         [False, True, False, False, False], [True, False, True, False, False],
         [True, True, False, False, False]]
-    assert S.decided_by(df).astype(str).tolist() == ["rescued", "shared", "shared"]
-    shared = S.winners(df, "shared").to_numpy()
+    assert G.decided_by(df).astype(str).tolist() == ["rescued", "shared", "shared"]
+    shared = G.winners(df, "shared").to_numpy()
     assert shared.sum(axis=1).tolist() == [2, 2, 2]
     run = S.run_summary(df)
     assert run["tiebreak"] == "chain" and run["decided"]["rescued"][0] == 1
@@ -240,54 +249,58 @@ def test_x1_6_chain_winners_and_decided_steps_from_a_table():
     text = S.format_summary(t)
     assert "tie-break: chain (X1.6)" in text and "rescued 33.33%" in text
     with pytest.raises(ValueError, match="shared, chain"):
-        S.winners(df, "coin")
+        G.winners(df, "coin")
 
 
 # ---------------------------------------------------------------------------- bounded means
+# (the rule lives in experiments.moments; the summary uses it like every other table)
 def test_bounded_mean_ci_falls_back_to_wilson_outside_the_range():
     """The no-boats run of issue 14: a rescue rate of 0.10% once printed [-0.04%, 0.24%]."""
     x = np.r_[[0.1, 0.1], np.zeros(198)]                      # mean 0.001 over 200 games
-    m, sd, nlo, nhi, n = S.mean_ci(x)
-    assert nlo < 0                                            # the old normal interval
-    mean, lo, hi, n = S.bounded_mean_ci(x, 0, 1)
-    assert (mean, n) == (pytest.approx(0.001), 200)
+    half = 1.96 * x.std(ddof=1) / math.sqrt(len(x))
+    assert x.mean() - half < 0                                # a plain interval leaves [0, 1]
+    mean, lo, hi, n, method = M.bounded_mean_ci(x, 0, 1)
+    assert (mean, n, method) == (pytest.approx(0.001), 200, "wilson-scaled")
     assert (lo, hi) == pytest.approx(wilson_ref(x.sum(), 200), abs=1e-12)
     assert 0 <= lo < mean < hi
 
 
 def test_bounded_mean_ci_all_zero_and_all_at_the_top_keep_their_width():
-    mean, lo, hi, n = S.bounded_mean_ci(np.zeros(200), 0, 1)  # nobody rescued anybody
+    mean, lo, hi, n, _ = M.bounded_mean_ci(np.zeros(200), 0, 1)  # nobody rescued anybody
     assert mean == 0 and lo == 0 and hi == pytest.approx(wilson_ref(0, 200)[1]) and hi > 0.01
-    mean, lo, hi, n = S.bounded_mean_ci(np.full(50, 28), 0, 28)       # every explorer home
+    mean, lo, hi, n, _ = M.bounded_mean_ci(np.full(50, 28), 0, 28)       # every explorer home
     assert mean == 28 and hi == 28
     assert lo == pytest.approx(28 * wilson_ref(50, 50)[0]) and lo < 28
-    mean, lo, hi, n = S.bounded_mean_ci(np.full(40, 400), 0, 400)     # every game capped
+    mean, lo, hi, n, _ = M.bounded_mean_ci(np.full(40, 400), 0, 400)     # every game capped
     assert hi == 400 and lo < 400
 
 
 def test_bounded_mean_ci_maps_the_wilson_interval_onto_lo_hi():
     x = np.array([3, 3, 3, 3, 3])                             # sd 0: the scaled Wilson interval
-    mean, lo, hi, n = S.bounded_mean_ci(x, 1, 6)
+    mean, lo, hi, n, _ = M.bounded_mean_ci(x, 1, 6)
     wlo, whi = wilson_ref(((x - 1) / 5).sum(), 5)
     assert (lo, hi) == pytest.approx((1 + 5 * wlo, 1 + 5 * whi))
 
 
-def test_bounded_mean_ci_normal_branch_is_statsmodels_zconfint():
+def test_bounded_mean_ci_t_branch_is_statsmodels_tconfint():
     from statsmodels.stats.weightstats import DescrStatsW
     rng = np.random.default_rng(3)
     for x, hi in ((rng.integers(0, 29, 300), 28), (rng.random(80), 1),
                   (rng.integers(20, 60, 40), 400)):
-        mean, lo, up, n = S.bounded_mean_ci(x, 0, hi)
-        assert (lo, up) == pytest.approx(DescrStatsW(x.astype(float)).zconfint_mean(), abs=1e-12)
+        mean, lo, up, n, method = M.bounded_mean_ci(x, 0, hi)
+        assert method == "t"
+        assert (lo, up) == pytest.approx(DescrStatsW(x.astype(float)).tconfint_mean(),
+                                         abs=1e-12)
         assert 0 <= lo and up <= hi
 
 
-def test_bounded_mean_ci_without_an_upper_bound_is_the_normal_interval():
+def test_bounded_mean_ci_without_an_upper_bound_is_the_t_interval():
+    from statsmodels.stats.weightstats import DescrStatsW
     x = np.array([0, 0, 0, 1, 5])
-    m, sd, lo, hi, n = S.mean_ci(x)
-    assert S.bounded_mean_ci(x, 0, math.inf)[1:3] == pytest.approx((lo, hi))
+    lo, hi = DescrStatsW(x.astype(float)).tconfint_mean()
+    assert M.bounded_mean_ci(x, 0, math.inf)[1:3] == pytest.approx((lo, hi))
     assert lo < 0                                             # clipped nowhere
-    assert S.bounded_mean_ci(np.full(4, 2), 0, math.inf)[1:3] == (2, 2)
+    assert M.bounded_mean_ci(np.full(4, 2), 0, math.inf)[1:3] == (2, 2)
 
 
 def test_every_summary_interval_stays_in_range():
@@ -308,7 +321,7 @@ def test_every_summary_interval_stays_in_range():
 def test_score_range_follows_the_explorers():
     """B1.2, X1.1, X1.2, X2.3: a colour's values are 28 (10 explorers), 24 (8), 22 (7); under
     Challenge 3 each explorer scores 1."""
-    assert S._explorer_value(np.array([10, 8, 7, 3])).tolist() == [28, 24, 22, 18]
+    assert G.explorer_value(np.array([10, 8, 7, 3])).tolist() == [28, 24, 22, 18]
     df = frame(3, [[28, 0, 0]] * 4, rescued=[[10, 0, 0]] * 4)
     assert S.summary_table(df).iloc[0]["score_hi"] == 28
     eq = frame(3, [[10, 0, 0]] * 4, rescued=[[10, 0, 0]] * 4).assign(challenges="3")
@@ -343,7 +356,7 @@ def test_totals_refuse_mixed_chunks_and_empty_tables():
 
 # ---------------------------------------------------------------------------- saved tables
 def test_check_table_names_the_first_problem():
-    from reports.tables import check_table
+    from experiments.tables import check_table
     check_table(frame(3, THREE))
     check_table(frame(2, [[3, 1, 2, 5]], csv_like=True))
     with pytest.raises(ValueError, match="no games"):
@@ -359,7 +372,7 @@ def test_check_table_names_the_first_problem():
 
 
 def test_setting_groups_and_duplicates():
-    from reports.tables import check_duplicates, setting_groups, table_header
+    from experiments.tables import check_duplicates, setting_groups, table_header
     a = frame(3, THREE)
     b = frame(3, THREE, strategies=["greedy", "random", "random"])
     df = pd.concat([a.iloc[:2], b, a.iloc[2:]], ignore_index=True)

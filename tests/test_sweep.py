@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from run_table import load_run
 
 from experiments import runs, spec, sweep
 from simulator.settings import Settings
@@ -30,7 +31,7 @@ def small(**over) -> spec.Spec:
 
 
 def table(path) -> pd.DataFrame:
-    df, account = runs.load_run(path)
+    df, account = load_run(path)
     return df
 
 
@@ -216,7 +217,7 @@ def test_a_stopped_sweep_resumes_to_the_same_table(reference, tmp_path):
     calls = []
     first = sweep.run_sweep(small(), out, stop=lambda: calls.append(1) or len(calls) >= 2)
     assert first.stopped and 0 < first.games_done < 8 * GAMES
-    part, account = runs.load_run(out)
+    part, account = load_run(out)
     assert sum(h for h, _ in account.values()) == first.games_done == len(part)
     # chunk-major order: the first chunk of every group came first
     assert set(part["setting"].astype(str)) >= {"p4-boats_rules-base-tb_chain-random"}

@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from cli_harness import invoke
+from run_table import load_run
 
 from experiments import runs, spec, sweep
 
@@ -49,7 +50,7 @@ def quick_spec(games: int) -> spec.Spec:
 def uninterrupted(tmp_path_factory):
     out = tmp_path_factory.mktemp("u") / "run"
     sweep.run_sweep(quick_spec(6000), out)
-    return runs.load_run(out)[0]
+    return load_run(out)[0]
 
 
 def test_a_sweep_killed_with_sigkill_resumes_to_the_uninterrupted_table(uninterrupted, tmp_path):
@@ -61,13 +62,13 @@ def test_a_sweep_killed_with_sigkill_resumes_to_the_uninterrupted_table(uninterr
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=60)
         assert proc.returncode == -signal.SIGKILL
-    part, account = runs.load_run(out)
+    part, account = load_run(out)
     assert 0 < len(part) < len(uninterrupted)
     done = start(*args)
     stdout, stderr = done.communicate(timeout=600)
     assert done.returncode == 0, stderr
     assert not list(out.glob(".*.tmp")) and not (out / ".lock").exists()
-    pd.testing.assert_frame_equal(runs.load_run(out)[0], uninterrupted)
+    pd.testing.assert_frame_equal(load_run(out)[0], uninterrupted)
     pd.testing.assert_frame_equal(pd.read_parquet(out).sort_values(["setting", "game"])
                                   .reset_index(drop=True), uninterrupted,
                                   check_categorical=False)
@@ -85,7 +86,7 @@ def test_ctrl_c_and_sigterm_stop_after_the_chunk_in_flight(uninterrupted, tmp_pa
     assert not list(out.glob(".*.tmp")) and not (out / ".lock").exists()
     r = invoke("sweep", *QUICK, "--games", 6000, "--out", out, "--no-progress")
     assert r.exit_code == 0, r.stderr
-    pd.testing.assert_frame_equal(runs.load_run(out)[0], uninterrupted)
+    pd.testing.assert_frame_equal(load_run(out)[0], uninterrupted)
 
 
 def test_sweep_from_an_experiment_file_with_games_overridden(tmp_path):
@@ -210,8 +211,8 @@ def test_stats_reads_only_the_columns_it_needs_and_gets_the_same_answer(tmp_path
     from simulator.cli.stats import STATS_COLUMNS
     out = tmp_path / "run"
     sweep.run_sweep(quick_spec(500), out)
-    full = runs.load_run(out)[0]
-    part = runs.load_run(out, columns=STATS_COLUMNS)[0]
+    full = load_run(out)[0]
+    part = load_run(out, columns=STATS_COLUMNS)[0]
     assert part.shape[1] < 0.6 * full.shape[1]
     pd.testing.assert_frame_equal(balance_stats(part), balance_stats(full))
 

@@ -1,9 +1,7 @@
-"""Charts of a run table (``experiments.runs.load_run``) and its balance statistics
-(``experiments.stats.balance_stats``).
-
-Every chart function takes the run table (and, where it draws rows of the statistics, the tidy
-table, computed when not given), draws with ``matplotlib.figure.Figure`` (no pyplot, no global
-state) and returns ``(figure, table)``: the figure and a tidy DataFrame of exactly the numbers
+"""Charts of a run: every chart function takes the run's ``experiments.analysis.Analysis`` (its
+sums and tidy statistics, read chunk by chunk) or a small run table in memory (and, where it
+draws rows of the statistics, the tidy table, computed when not given), draws with
+``matplotlib.figure.Figure`` (no pyplot, no global state) and returns ``(figure, table)``: the figure and a tidy DataFrame of exactly the numbers
 drawn (one row per plotted value, with ``low``, ``high``, ``n`` and ``method`` where it has an
 interval), for a report to save as CSV behind the chart. ``save(figure, stem)`` writes
 ``stem.png`` (150 dpi) and ``stem.svg``.

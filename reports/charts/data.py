@@ -8,8 +8,9 @@ title; ``setting_names`` names each of several settings by the factors that diff
 (so a chart of challenges says "base", "Challenge 1 Densely Populated", "Giant Squid"...).
 ``seat_label`` names seats for people: "seat 1 (first)", "seat 2", ..., "seat N (last)".
 
-No statistics here: the numbers come from ``experiments.stats`` (``balance_stats``,
-``wilson_ci``, ``bounded_mean_ci``) and ``reports.summary``.
+No statistics here: every chart takes a run's ``experiments.analysis.Analysis`` (the sums of
+each setting and its tidy statistics, read chunk by chunk) or, for a small table in memory, the
+run table itself (summed here by ``experiments.analysis.of_frame``), and draws the numbers.
 """
 from __future__ import annotations
 
@@ -18,17 +19,17 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from experiments.stats import balance_stats, parse_challenges
-from reports.summary import n_players
+from experiments.analysis import Analysis, of_frame
+from experiments.games import LOSS_CAUSES, parse_challenges
+from experiments.settings_table import settings_table as _settings_table
+from experiments.sums import END_REASONS, SettingSums
 
-CHALLENGE_NAMES = {1: "Densely Populated", 2: "Leave No One Behind", 3: "Everyone is Equal",
-                   4: "Atlantis is Gone", 5: "Dolphins & Dive Dice", 6: "Overpopulated"}
-LOSS_CAUSES = ("serpent", "shark", "whale", "whirlpool", "squid", "stranded")
-END_REASONS = ("volcano", "island_gone", "no_explorers", "turn_cap", "none")
+__all__ = ["END_REASONS", "END_REASON_NAMES", "LOSS_CAUSES", "analysis_of", "settings_table",
+           "sums_for"]
+
 END_REASON_NAMES = {"volcano": "volcano erupted", "island_gone": "island gone (Challenge 4)",
                     "no_explorers": "no explorer left (Challenge 2)",
                     "turn_cap": "turn cap reached (R10)", "none": "none"}
-MARK = "charts_settings"               # attrs flag of a settings table
 # the factors that tell settings apart, in the order names are built from
 NAME_FACTORS = ("players", "boats", "variant", "tiebreak", "strategies", "flags")
 
@@ -58,90 +59,22 @@ def seat_tick(label: str) -> str:
 
 
 # ---------------------------------------------------------------------------- settings
-def _scalar(v):
-    if v is pd.NA or (isinstance(v, float) and np.isnan(v)):
-        return None
-    return v.item() if hasattr(v, "item") else v
+def analysis_of(run) -> Analysis:
+    """A run's ``Analysis``, or the sums of an in-memory run table."""
+    return run if isinstance(run, Analysis) else of_frame(run)
 
 
-def variant_name(challenges, dolphins: bool = False, squid: bool = False,
-                 squid_only: bool = False) -> str:
-    """The game played: ``base``, or the challenges and expansions joined by `` + ``
-    (``Challenge 1 Densely Populated``, ``Dolphins & Dive Dice``, ``Giant Squid``,
-    ``squid only``)."""
-    chosen = set(parse_challenges(challenges) if not isinstance(challenges, (set, frozenset))
-                 else challenges)
-    if dolphins:
-        chosen.add(5)
-    parts = [CHALLENGE_NAMES[5] if c == 5 else f"Challenge {c} {CHALLENGE_NAMES[c]}"
-             for c in sorted(chosen)]
-    if squid_only:
-        parts.append("squid only")
-    elif squid:
-        parts.append("Giant Squid")
-    return " + ".join(parts) if parts else "base"
+def settings_table(run) -> pd.DataFrame:
+    """One row per setting (``experiments.settings_table``): of an ``Analysis``, of a run
+    table, or a settings table itself."""
+    if isinstance(run, Analysis):
+        return run.meta
+    return _settings_table(run)
 
 
-def _strategies_text(strategies: tuple) -> str:
-    return strategies[0] if len(set(strategies)) == 1 else ",".join(strategies)
-
-
-def _flags_text(row) -> str:
-    flags = []
-    if not row.get("lagoon_is_sea", True):         # the default (R1) is sea
-        flags.append("lagoon is land (R1)")
-    if row.get("creatures_must_move"):
-        flags.append("creatures must move (R2)")
-    if row.get("max_turns") not in (None, 400):
-        flags.append(f"turn cap {row['max_turns']}")
-    return ", ".join(flags)
-
-
-def settings_table(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per setting (index: the label, in the order of the run table), with columns
-    ``players, seats, games, allocation, boats (tuple), boats_text, challenges (str),
-    challenge_set (frozenset), tiebreak, dolphins, squid, squid_only, strategies (tuple),
-    strategies_text, lagoon_is_sea, creatures_must_move, max_turns, variant`` (the game's name,
-    ``variant_name``). A table without a ``setting`` column is one setting ``run``. Given a
-    settings table, returns it unchanged."""
-    if df.attrs.get(MARK):
-        return df
-    if not len(df):
-        raise ValueError("the table has no games")
-    labels = df["setting"].astype(str) if "setting" in df.columns else \
-        pd.Series("run", index=df.index)
-    rows = []
-    for label, g in df.groupby(labels.to_numpy(), sort=False):
-        first = g.iloc[0]
-        players = n_players(g)
-        seats = int(first["seats"]) if "seats" in g else (4 if players == 2 else players)
-
-        def get(col, default=None, first=first):
-            return _scalar(first[col]) if col in first.index else default
-
-        boats = tuple(int(first[f"boats_{s}"]) for s in range(seats)
-                      if f"boats_{s}" in g.columns)
-        strategies = tuple(str(first[f"strategy_{s}"]) for s in range(seats)
-                           if f"strategy_{s}" in g.columns)
-        challenges = str(get("challenges", "none"))
-        row = {"setting": str(label), "players": players, "seats": seats, "games": len(g),
-               "allocation": str(get("allocation", "custom")), "boats": boats,
-               "boats_text": ",".join(map(str, boats)), "challenges": challenges,
-               "challenge_set": parse_challenges(challenges),
-               "tiebreak": str(get("tiebreak", "chain" if players >= 5 else "shared")),
-               "dolphins": bool(get("dolphins", False)), "squid": bool(get("squid", False)),
-               "squid_only": bool(get("squid_only", False)), "strategies": strategies,
-               "strategies_text": _strategies_text(strategies) if strategies else "",
-               "lagoon_is_sea": bool(get("lagoon_is_sea", True)),
-               "creatures_must_move": bool(get("creatures_must_move", False)),
-               "max_turns": int(get("max_turns", 400))}
-        row["variant"] = variant_name(row["challenge_set"], row["dolphins"], row["squid"],
-                                      row["squid_only"])
-        row["flags"] = _flags_text(row)
-        rows.append(row)
-    out = pd.DataFrame(rows).set_index("setting")
-    out.attrs[MARK] = True
-    return out
+def sums_for(run, label: str) -> SettingSums:
+    """One setting's sums (``experiments.sums.SettingSums``)."""
+    return analysis_of(run).setting(label)
 
 
 def _factor_text(row, factor: str) -> str:
@@ -266,9 +199,9 @@ def select(meta, settings: Iterable[str] | None = None, **filters) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- tidy rows
-def tidy_for(df: pd.DataFrame, tidy: pd.DataFrame | None) -> pd.DataFrame:
-    """``tidy`` or, when None, ``experiments.stats.balance_stats(df)``."""
-    return balance_stats(df) if tidy is None else tidy
+def tidy_for(run, tidy: pd.DataFrame | None) -> pd.DataFrame:
+    """``tidy`` or, when None, the run's tidy statistics."""
+    return analysis_of(run).tidy() if tidy is None else tidy
 
 
 def metric_rows(tidy: pd.DataFrame, labels: Iterable[str], metric: str) -> pd.DataFrame:
@@ -279,13 +212,6 @@ def metric_rows(tidy: pd.DataFrame, labels: Iterable[str], metric: str) -> pd.Da
     if missing:
         raise ValueError(f"the statistics have no {metric!r} rows for {missing}")
     return rows
-
-
-def rows_for(df: pd.DataFrame, label: str) -> pd.DataFrame:
-    """The run table's games of one setting."""
-    if "setting" not in df.columns:
-        return df
-    return df[df["setting"].astype(str) == label]
 
 
 def n_text(ns) -> str:

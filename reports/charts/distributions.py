@@ -9,9 +9,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
-from experiments.stats import PAIR_SEP, score_bound, wilson_ci
+from experiments.games import score_bound
+from experiments.moments import wilson_ci
+from experiments.stats import PAIR_SEP
 from reports.charts import data, style
-from reports.summary import player_scores
 
 DIFF_METRICS = {"win_share": "diff_win_share", "score": "diff_score"}
 DIFF_LABELS = {"win_share": "difference in win share, ties split (percentage points)",
@@ -20,7 +21,7 @@ PANEL_HEIGHT = 1.3
 
 
 @style.chart
-def score_distributions(df: pd.DataFrame, setting: str | None = None,
+def score_distributions(run, setting: str | None = None,
                         tidy: pd.DataFrame | None = None, *, title: str | None = None):
     """The distribution of each seat's score (player's, with 2 players) in one setting: one
     panel per seat, a bar per score with the share of games that gave it and its 95% Wilson
@@ -28,27 +29,25 @@ def score_distributions(df: pd.DataFrame, setting: str | None = None,
     ``mean_score`` row) as a line and band. ``setting``: a label (may be omitted when the table
     has one setting). Returns ``(figure, table)``: ``metric`` ``score_share`` (one row per
     seat and score, with ``count``) and ``mean_score`` (one row per seat)."""
-    meta = data.settings_table(df)
+    run = data.analysis_of(run)
+    meta = data.settings_table(run)
     if setting is None:
         if len(meta) != 1:
             raise ValueError(f"name the setting: the table has {list(meta.index)}")
         setting = meta.index[0]
     data.select(meta, [setting])
-    g = data.rows_for(df, setting)
-    tidy = data.tidy_for(g, tidy)
+    sums = data.sums_for(run, setting)
+    tidy = data.tidy_for(run, tidy)
     row = meta.loc[setting]
     players = int(row["players"])
     bound = score_bound(players, row["challenge_set"])
-    ps = player_scores(g)
-    n = len(g)
+    n = sums.n
     rows = []
     means = data.metric_rows(tidy, [setting], "mean_score").set_index("seat")
     for p in range(players):
-        scores = ps[f"score_{p}"].astype("int64").to_numpy()
-        values, counts = np.unique(scores, return_counts=True)
-        count_of = dict(zip(values.tolist(), counts.tolist()))
+        counts = sums.score[p].counts
         for v in range(bound + 1):
-            k = int(count_of.get(v, 0))
+            k = int(counts[v]) if v < len(counts) else 0
             share, lo, hi = wilson_ci(k, n)
             rows.append({"setting": setting, "seat": p, "seat_label": data.seat_label(p, players),
                          "metric": "score_share", "score": v, "count": k, "value": share,
@@ -142,7 +141,7 @@ def _resolve_pairs(tidy, pairs, a, b, reference) -> list[tuple[str, bool]]:
 
 
 @style.chart
-def paired_differences(df: pd.DataFrame, tidy: pd.DataFrame | None = None, *, pairs=None,
+def paired_differences(run, tidy: pd.DataFrame | None = None, *, pairs=None,
                        a: str | None = None, b: str | None = None, reference: str | None = None,
                        metrics=("win_share", "score"), title: str | None = None):
     """Forest plot of paired differences per seat, "A minus B" on the same games, with their
@@ -154,8 +153,8 @@ def paired_differences(df: pd.DataFrame, tidy: pd.DataFrame | None = None, *, pa
     difference). A difference asked the other way round from the table's is the same row with
     its sign flipped (``flipped`` in the table). Returns ``(figure, table)``: one row per
     (pair, seat, metric) with ``value, low, high, n, method, p_holm``."""
-    tidy = data.tidy_for(df, tidy)
-    meta = data.settings_table(df)
+    tidy = data.tidy_for(run, tidy)
+    meta = data.settings_table(run)
     chosen = _resolve_pairs(tidy, pairs, a, b, reference)
     rows = []
     for label, flip in chosen:

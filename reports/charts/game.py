@@ -2,20 +2,19 @@
 count: the base game and each variant): game length, explorers rescued, explorers lost by
 cause, how games end, and how often they hit the turn cap.
 
-These numbers are per game, not per seat, so they are not rows of ``balance_stats``; they
-are computed here from the run table with the project's interval rule, by calling
-``experiments.stats.bounded_mean_ci`` (means of bounded per-game counts) and
-``experiments.stats.wilson_ci`` (shares of games).
+These numbers are per game, not per seat, so they are not rows of the tidy statistics; they
+come from each setting's sums (``experiments.sums.SettingSums``: a tally of each per-game count,
+and the end reasons' counts) with the project's interval rule (``experiments.moments``).
 """
 from __future__ import annotations
 
 import matplotlib.colors
 import numpy as np
 import pandas as pd
-from matplotlib import cbook
 from matplotlib.ticker import FixedLocator, NullFormatter, NullLocator, ScalarFormatter
 
-from experiments.stats import bounded_mean_ci, explorers_per_colour, wilson_ci
+from experiments.games import explorers_per_colour
+from experiments.moments import wilson_ci
 from reports.charts import data, style
 
 CAUSE_COLOURS = {"serpent": "#009E73", "shark": "#0072B2", "whale": "#56B4E9",
@@ -25,8 +24,8 @@ REASON_COLOURS = {"volcano": "#D55E00", "island_gone": "#0072B2", "no_explorers"
 ROW_HEIGHT = 0.48
 
 
-def _selection(df, settings, filters):
-    meta = data.settings_table(df)
+def _selection(run, settings, filters):
+    meta = data.settings_table(run)
     labels = data.select(meta, settings, **filters)
     return meta, labels, data.setting_names(meta, labels)
 
@@ -37,11 +36,6 @@ def explorers_in_play(meta, label: str) -> int:
     row = meta.loc[label]
     count, _ = explorers_per_colour(int(row["players"]), row["challenge_set"])
     return count * int(row["seats"])
-
-
-def seat_sum(g: pd.DataFrame, name: str, seats: int) -> np.ndarray:
-    """Per game, ``name_<s>`` summed over the seats in play."""
-    return sum(g[f"{name}_{s}"].astype("int64").to_numpy() for s in range(seats))
 
 
 def _figure(labels, width=9.5):
@@ -76,35 +70,36 @@ def _common(meta, labels) -> str:
 
 # ---------------------------------------------------------------------------- length
 @style.chart
-def game_length(df: pd.DataFrame, *, settings=None, title: str | None = None, **filters):
+def game_length(run, *, settings=None, title: str | None = None, **filters):
     """Game length (seat-turns, the ``turns`` column) per setting: a box plot (quartiles,
-    whiskers at 1.5 IQR, outliers as dots) with the mean and its 95% interval
-    (``bounded_mean_ci`` in [0, max_turns]). Returns ``(figure, table)``: per setting the
-    box's numbers (``stat``: ``whisker_low, q1, median, q3, whisker_high``), the ``mean`` with
-    ``low, high``, and one ``outlier`` row per distinct outlying length with its ``count``."""
-    meta, labels, names = _selection(df, settings, filters)
+    whiskers at 1.5 IQR, each distinct outlying length as a dot) with the mean and its 95%
+    interval (in [0, max_turns]), from the tally of lengths. Returns ``(figure, table)``: per
+    setting the box's numbers (``stat``: ``whisker_low, q1, median, q3, whisker_high``), the
+    ``mean`` with ``low, high``, and one ``outlier`` row per distinct outlying length with its
+    ``count``."""
+    meta, labels, names = _selection(run, settings, filters)
     rows, boxes = [], []
     for lab in labels:
-        x = data.rows_for(df, lab)["turns"].astype("int64").to_numpy()
-        st = cbook.boxplot_stats(x, whis=1.5)[0]
+        tally = data.sums_for(run, lab).length
+        st = tally.boxplot(whis=1.5)
         st["label"] = names[lab]
         boxes.append(st)
-        n = len(x)
+        n = tally.n
         base = {"setting": lab, "name": names[lab], "n": n}
         for key, stat in (("whislo", "whisker_low"), ("q1", "q1"), ("med", "median"),
                           ("q3", "q3"), ("whishi", "whisker_high")):
             rows.append({**base, "stat": stat, "value": float(st[key]), "low": np.nan,
                          "high": np.nan, "method": "", "count": np.nan})
-        mean, lo, hi, _, method = bounded_mean_ci(x, 0, int(meta.loc[lab, "max_turns"]))
+        mean, lo, hi, _, method = tally.ci(0, int(meta.loc[lab, "max_turns"]))
         rows.append({**base, "stat": "mean", "value": mean, "low": lo, "high": hi,
                      "method": method, "count": np.nan})
-        values, counts = np.unique(st["fliers"], return_counts=True)
-        for v, k in zip(values, counts):
+        for v, k in zip(st["fliers"], st["flier_counts"]):
             rows.append({**base, "stat": "outlier", "value": float(v), "low": np.nan,
                          "high": np.nan, "method": "", "count": int(k)})
     table = pd.DataFrame(rows)
     c, ax = _figure(labels)
-    ax.bxp(boxes, positions=range(len(boxes)), orientation="horizontal", widths=0.55,
+    ax.bxp([{k: v for k, v in b.items() if k != "flier_counts"} for b in boxes],
+           positions=range(len(boxes)), orientation="horizontal", widths=0.55,
            patch_artist=True, showfliers=True,
            boxprops={"facecolor": "#56B4E9", "edgecolor": "#333333", "alpha": 0.9},
            medianprops={"color": "#000000", "lw": 2},
@@ -133,7 +128,7 @@ def game_length(df: pd.DataFrame, *, settings=None, title: str | None = None, **
     handles = {"middle half of the games (box), median (line)":
                mpatches.Patch(facecolor="#56B4E9", edgecolor="#333333"),
                "mean with its 95% interval": mean_h,
-               "outlying games (beyond 1.5 IQR)":
+               "outlying lengths (beyond 1.5 IQR; one dot each)":
                Line2D([], [], marker="o", ls="none", ms=4, mfc="#999999", mec="none")}
     fig = c.finish(title or f"Game length by challenge and expansion{_common(meta, labels)}",
                    f"Seat-turns played per game. Boxes: quartiles, whiskers to the last game "
@@ -145,17 +140,15 @@ def game_length(df: pd.DataFrame, *, settings=None, title: str | None = None, **
 
 # ---------------------------------------------------------------------------- rescued
 @style.chart
-def rescued_per_game(df: pd.DataFrame, *, settings=None, title: str | None = None, **filters):
-    """Explorers rescued per game (all seats together), mean with its 95% interval
-    (``bounded_mean_ci`` in [0, explorers in play]), per setting. Returns ``(figure, table)``:
-    one row per setting (``value, low, high, n, method, in_play``)."""
-    meta, labels, names = _selection(df, settings, filters)
+def rescued_per_game(run, *, settings=None, title: str | None = None, **filters):
+    """Explorers rescued per game (all seats together), mean with its 95% interval (in [0,
+    explorers in play]), per setting. Returns ``(figure, table)``: one row per setting
+    (``value, low, high, n, method, in_play``)."""
+    meta, labels, names = _selection(run, settings, filters)
     rows = []
     for lab in labels:
-        g = data.rows_for(df, lab)
-        seats = int(meta.loc[lab, "seats"])
         bound = explorers_in_play(meta, lab)
-        mean, lo, hi, n, method = bounded_mean_ci(seat_sum(g, "rescued", seats), 0, bound)
+        mean, lo, hi, n, method = data.sums_for(run, lab).rescued_total.ci(0, bound)
         rows.append({"setting": lab, "name": names[lab], "metric": "rescued_per_game",
                      "value": mean, "low": lo, "high": hi, "n": n, "method": method,
                      "in_play": bound})
@@ -204,23 +197,23 @@ def _stacked(ax, table, labels, parts, colours, names_of):
 
 
 @style.chart
-def losses_by_cause(df: pd.DataFrame, *, settings=None, title: str | None = None, **filters):
+def losses_by_cause(run, *, settings=None, title: str | None = None, **filters):
     """Explorers lost per game by cause (serpent, shark, whale, whirlpool, squid, stranded:
     ``lost_<cause>_<seat>`` summed over the seats), mean per game, as stacked bars per
-    setting; each cause's 95% interval (``bounded_mean_ci`` in [0, explorers in play]) is
-    drawn at the end of its segment. Causes that never occur in the selection are left out.
-    Returns ``(figure, table)``: one row per (setting, cause)."""
-    meta, labels, names = _selection(df, settings, filters)
+    setting; each cause's 95% interval (in [0, explorers in play]) is drawn at the end of its
+    segment. Causes that never occur in the selection are left out. Returns ``(figure,
+    table)``: one row per (setting, cause)."""
+    meta, labels, names = _selection(run, settings, filters)
     rows = []
     for lab in labels:
-        g = data.rows_for(df, lab)
-        seats, bound = int(meta.loc[lab, "seats"]), explorers_in_play(meta, lab)
+        bound = explorers_in_play(meta, lab)
         for cause in data.LOSS_CAUSES:
-            x = seat_sum(g, f"lost_{cause}", seats)
-            mean, lo, hi, n, method = bounded_mean_ci(x, 0, bound)
+            tally = data.sums_for(run, lab).lost[cause]
+            mean, lo, hi, n, method = tally.ci(0, bound)
             rows.append({"setting": lab, "name": names[lab], "part": cause,
                          "metric": f"lost_{cause}_per_game", "value": mean, "low": lo,
-                         "high": hi, "n": n, "method": method, "total": int(x.sum())})
+                         "high": hi, "n": n, "method": method,
+                         "total": int(tally.sums().s1)})
     table = pd.DataFrame(rows)
     seen = table.groupby("part")["total"].sum()
     parts = [c for c in data.LOSS_CAUSES if seen[c] > 0]
@@ -268,18 +261,18 @@ def _label_shares(ax, table, labels):
 
 
 @style.chart
-def end_reasons(df: pd.DataFrame, *, settings=None, title: str | None = None, **filters):
+def end_reasons(run, *, settings=None, title: str | None = None, **filters):
     """How the games end (the ``end_reason`` column): each reason's share of the setting's
     games with its 95% Wilson interval (``wilson_ci``), as 100% stacked bars; reasons that
     never occur in the selection are left out. Returns ``(figure, table)``: one row per
     (setting, reason)."""
-    meta, labels, names = _selection(df, settings, filters)
+    meta, labels, names = _selection(run, settings, filters)
     rows = []
     for lab in labels:
-        reasons = data.rows_for(df, lab)["end_reason"].astype(str)
-        n = len(reasons)
+        s = data.sums_for(run, lab)
+        n = s.n
         for reason in data.END_REASONS:
-            count = int((reasons == reason).sum())
+            count = int(s.end.get(reason, 0))
             value, lo, hi = wilson_ci(count, n)
             rows.append({"setting": lab, "name": names[lab], "part": reason,
                          "metric": f"end_{reason}", "value": value, "low": lo, "high": hi,
@@ -308,15 +301,15 @@ def end_reasons(df: pd.DataFrame, *, settings=None, title: str | None = None, **
 
 
 @style.chart
-def turn_capped(df: pd.DataFrame, *, settings=None, title: str | None = None, **filters):
+def turn_capped(run, *, settings=None, title: str | None = None, **filters):
     """The share of games stopped by the turn cap (R10, ``end_reason == "turn_cap"``) per
     setting, with its 95% Wilson interval (``wilson_ci``). Returns ``(figure, table)``: one
     row per setting (``value, low, high, n, count``)."""
-    meta, labels, names = _selection(df, settings, filters)
+    meta, labels, names = _selection(run, settings, filters)
     rows = []
     for lab in labels:
-        reasons = data.rows_for(df, lab)["end_reason"].astype(str)
-        count, n = int((reasons == "turn_cap").sum()), len(reasons)
+        s = data.sums_for(run, lab)
+        count, n = int(s.end.get("turn_cap", 0)), s.n
         value, lo, hi = wilson_ci(count, n)
         rows.append({"setting": lab, "name": names[lab], "metric": "turn_capped",
                      "value": value, "low": lo, "high": hi, "n": n, "method": "wilson",

@@ -180,7 +180,7 @@ def _legend_title(group_by: str) -> str:
 
 
 @style.chart
-def seat_win_share(df: pd.DataFrame, tidy: pd.DataFrame | None = None, *,
+def seat_win_share(run, tidy: pd.DataFrame | None = None, *,
                    settings=None, group_by: str = "allocation", rule: str = "own",
                    title: str | None = None, **filters):
     """Seat win share (ties split 1/k among the k winners) with its 95% Wilson interval
@@ -189,12 +189,12 @@ def seat_win_share(df: pd.DataFrame, tidy: pd.DataFrame | None = None, *,
     choose the settings, which must differ only in the player count and ``group_by``
     (e.g. ``challenges="none", tiebreak="chain"``). ``rule``: ``own`` (each setting's
     tie-break), ``shared`` or ``chain`` (recounted on the same games). ``tidy``: the
-    ``balance_stats`` table (computed from ``df`` when None). Returns ``(figure, table)``;
+    tidy statistics (the run's when None). Returns ``(figure, table)``;
     the table has one row per point (``value, low, high, n, method``, ``fair_share``)."""
     if rule not in WIN_METRICS:
         raise ValueError(f"rule must be one of {list(WIN_METRICS)}, got {rule!r}")
-    tidy = data.tidy_for(df, tidy)
-    meta = data.settings_table(df)
+    tidy = data.tidy_for(run, tidy)
+    meta = data.settings_table(run)
     labels = data.select(meta, settings, **filters)
     panels, groups = _layout(meta, labels, group_by)
     metric = WIN_METRICS[rule]
@@ -217,15 +217,15 @@ def seat_win_share(df: pd.DataFrame, tidy: pd.DataFrame | None = None, *,
 
 
 @style.chart
-def seat_score_rescued(df: pd.DataFrame, tidy: pd.DataFrame | None = None, *,
+def seat_score_rescued(run, tidy: pd.DataFrame | None = None, *,
                        settings=None, group_by: str = "allocation",
                        title: str | None = None, **filters):
     """Mean score and rescued fraction per seat with their 95% intervals: two rows of panels
     (score on top, rescued fraction below), one column per player count, grouped as in
     ``seat_win_share``. Returns ``(figure, table)``: one row per point, ``metric``
     ``mean_score`` or ``rescued_fraction``."""
-    tidy = data.tidy_for(df, tidy)
-    meta = data.settings_table(df)
+    tidy = data.tidy_for(run, tidy)
+    meta = data.settings_table(run)
     labels = data.select(meta, settings, **filters)
     panels, groups = _layout(meta, labels, group_by)
     table = pd.concat([_seat_rows(tidy, meta, panels, m, group_by)

@@ -2,9 +2,9 @@
 decides (``tie_decisions``), and where the wins of the tied games go when the chain replaces
 the shared win on the same games (``tiebreak_transitions``).
 
-Rates are the tidy rows of ``experiments.stats.balance_stats`` (``tie_rate``,
-``decided_<step>_<rule>``, Wilson intervals); the transition counts come from
-``reports.summary.winners`` on the two settings' games.
+Rates are the tidy rows of the statistics (``tie_rate``, ``decided_<step>_<rule>``, Wilson
+intervals); the transition counts are a setting's sums (``SettingSums.transitions``: each tied
+game's shared winners against the chain's pick on the same game).
 """
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import numpy as np
 import pandas as pd
 
 from reports.charts import data, style
-from reports.summary import player_scores, winners
 
 STEP_NAMES = {"rescued": "decided by most explorers rescued",
               "value": "decided by higher value rescued (Challenge 3)",
@@ -42,7 +41,7 @@ def _one_per_key(meta, labels, key: str):
 
 
 @style.chart
-def tie_decisions(df: pd.DataFrame, tidy: pd.DataFrame | None = None, *, settings=None,
+def tie_decisions(run, tidy: pd.DataFrame | None = None, *, settings=None,
                   rule: str = "chain", title: str | None = None, **filters):
     """Tie rate and the step of the tie-break chain that decided, per player count (x) and
     game variant (one panel per challenge set), each a share of all games with its 95% Wilson
@@ -52,8 +51,8 @@ def tie_decisions(df: pd.DataFrame, tidy: pd.DataFrame | None = None, *, setting
     low, high, n, method``)."""
     if rule not in ("chain", "shared"):
         raise ValueError(f"rule must be chain or shared, got {rule!r}")
-    tidy = data.tidy_for(df, tidy)
-    meta = data.settings_table(df)
+    tidy = data.tidy_for(run, tidy)
+    meta = data.settings_table(run)
     labels = data.select(meta, settings, **filters)
     points = _one_per_key(meta, labels, "variant")
     variants = list(dict.fromkeys(v for _, v in points))
@@ -125,59 +124,50 @@ def _twin(meta, label: str) -> str:
     return others[0]
 
 
-def transition_counts(df: pd.DataFrame, setting_a: str, setting_b: str | None = None
-                      ) -> pd.DataFrame:
-    """The transition table of ``tiebreak_transitions``: for the games (matched by ``game``)
-    whose top score is shared, per seat among the shared winners (``tied_seat``) and the
-    outcome under the chain (``outcome``: the seat the chain makes sole winner, or
-    ``still shared``), the ``count`` of (game, tied seat) pairs; every combination, zeros
-    included. ``setting_a`` / ``setting_b``: the shared and the chain setting, in either
-    order (``setting_b`` None: the setting that differs from ``setting_a`` only in the
-    tie-break)."""
-    meta = data.settings_table(df)
+def transition_counts(run, setting_a: str, setting_b: str | None = None) -> pd.DataFrame:
+    """The transition table of ``tiebreak_transitions``: for the games whose top score is
+    shared, per seat among the shared winners (``tied_seat``) and the outcome under the chain
+    (``outcome``: the seat the chain makes sole winner, or ``still shared``), the ``count`` of
+    (game, tied seat) pairs; every combination, zeros included. ``setting_a`` / ``setting_b``:
+    the shared and the chain setting, in either order (``setting_b`` None: the setting that
+    differs from ``setting_a`` only in the tie-break); they play the same games (the
+    statistics check it game by game), so both rules are counted on either's games."""
+    run = data.analysis_of(run)
+    meta = data.settings_table(run)
     setting_b = setting_b or _twin(meta, setting_a)
     if data.varying_factors(meta, [setting_a, setting_b]) != ["tiebreak"]:
         raise ValueError(f"{setting_a!r} and {setting_b!r} must differ only in the tie-break")
     rules = {meta.loc[s, "tiebreak"]: s for s in (setting_a, setting_b)}
     shared_label, chain_label = rules["shared"], rules["chain"]
-    ga = data.rows_for(df, shared_label).set_index("game", drop=False)
-    gb = data.rows_for(df, chain_label).set_index("game", drop=False)
-    games = ga.index.intersection(gb.index)
-    ga, gb = ga.loc[games], gb.loc[games]
-    pa, pb = player_scores(ga), player_scores(gb)
-    keys = [c for c in pa.columns if c.split("_")[0] in ("score", "rescued", "turns")]
-    if not (pa[keys].to_numpy() == pb[keys].to_numpy()).all():
+    pair = next((p for p in run.pairs if {p.a, p.b} == {shared_label, chain_label}), None)
+    if pair is not None and not pair.scores_equal:
         raise ValueError(f"{shared_label!r} and {chain_label!r} are not the same games "
                          f"(matched games' scores differ)")
-    w_shared = winners(ga).to_numpy()           # each setting's own rule: shared, chain
-    w_chain = winners(gb).to_numpy()
+    sums = run.setting(chain_label)
     players = int(meta.loc[shared_label, "players"])
-    tied = w_shared.sum(axis=1) > 1
-    sole = w_chain.sum(axis=1) == 1
-    pick = np.where(sole, w_chain.argmax(axis=1), -1)
+    games = pair.n if pair is not None else sums.n
     outcomes = [data.seat_label(q, players) for q in range(players)] + [STILL_SHARED]
     rows = []
     for p in range(players):
-        among = tied & w_shared[:, p]
         for q, name in enumerate(outcomes):
-            hit = among & ((pick == q) if q < players else ~sole)
             rows.append({"setting_shared": shared_label, "setting_chain": chain_label,
                          "players": players, "tied_seat": p,
                          "tied_seat_label": data.seat_label(p, players),
                          "outcome": q if q < players else -1, "outcome_label": name,
-                         "count": int(hit.sum()), "tied_games": int(tied.sum()),
-                         "games": len(games)})
+                         "count": int(sums.transitions[p, q]), "tied_games": int(sums.tied),
+                         "games": int(games)})
     return pd.DataFrame(rows)
 
 
 @style.chart
-def tiebreak_transitions(df: pd.DataFrame, setting_a: str, setting_b: str | None = None, *,
+def tiebreak_transitions(run, setting_a: str, setting_b: str | None = None, *,
                          title: str | None = None):
     """Heatmap of ``transition_counts``: rows the seats among the shared winners of a tied
     game, columns the seat the chain picks on the same game (or still shared), each cell
     annotated with its count. Returns ``(figure, table)``."""
-    table = transition_counts(df, setting_a, setting_b)
-    meta = data.settings_table(df)
+    run = data.analysis_of(run)
+    table = transition_counts(run, setting_a, setting_b)
+    meta = data.settings_table(run)
     players = int(table["players"].iloc[0])
     rows_l = list(dict.fromkeys(table["tied_seat_label"]))
     cols_l = list(dict.fromkeys(table["outcome_label"]))

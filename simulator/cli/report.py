@@ -32,8 +32,8 @@ def write(run: str, out: str, quiet: bool = False, games: int | None = None):
               help="The report folder (default: RUN-report beside RUN). Holds index.html, "
                    "index.md, figures/, tables/ and verdicts.csv.")
 @click.option("--games", type=click.IntRange(min=1), default=None,
-              help="Charts and statistics of the first N games of each setting (the verdicts "
-                   "judge every game).")
+              help="Only the first N games of each setting (statistics, charts and "
+                   "verdicts).")
 @click.option("--no-progress", is_flag=True, help="No progress lines on stderr.")
 def report(run, out, games, no_progress):
     """Write the report of the sweep folder RUN: index.html (opens from disk, no internet),

@@ -1,7 +1,7 @@
 """``survive-sim simulate``: play a run, print its summary, optionally save the per-game table.
 
 The games are played, written and summarised one chunk at a time (``simulator.simulate.
-iter_frames``, ``files.table_writer``, ``reports.summary.Totals``), so memory stays flat
+iter_frames``, ``files.table_writer``, ``experiments.summary.Totals``), so memory stays flat
 whatever ``--games`` is.
 """
 from __future__ import annotations
@@ -54,8 +54,8 @@ def simulate(players, games, seed, strategies, plugins, out, first, threads, chu
         out_format(out)
         check_writable(out, "--out")
 
-    from reports.summary import Totals, format_summary
-    from reports.tables import run_header
+    from experiments.summary import Totals, format_summary
+    from experiments.tables import run_header
     from simulator.simulate import iter_frames, numba_threads, run_records
 
     compile_note("run_games", no_progress)

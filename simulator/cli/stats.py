@@ -32,33 +32,22 @@ def stats(run, out, precision):
         if not out.lower().endswith(".csv"):
             bad(f"--out must name a .csv file, got {out}", "--out")
         check_writable(out, "--out")
-    from experiments.runs import RunError, load_run
-    from experiments.stats import balance_stats, format_stats
+    from experiments.analysis import analyse
+    from experiments.runs import RunError
+    from experiments.stats_text import format_stats
     try:
-        df, account = load_run(run, columns=STATS_COLUMNS)
+        result = analyse(run, pool_rotations=False, charts=False)
     except RunError as e:
         bad(str(e))
+    account = result.account
     have = sum(h for h, _ in account.values())
     want = sum(w for _, w in account.values())
-    if have == 0:
-        bad(f"{run} holds no finished games yet; run its sweep (the same `survive-sim sweep` "
-            f"command resumes it)")
     if have < want:
         short = [f"{label} {h}/{w}" for label, (h, w) in account.items() if h < w]
         click.echo(f"partial run: {have:,} of {want:,} games finished; short: "
                    f"{', '.join(short[:4])}{' ...' if len(short) > 4 else ''}")
-    tidy = balance_stats(df, precision=precision)
+    tidy = result.tidy(precision=precision)
     click.echo(format_stats(tidy))
     if out is not None:
         write_text(out, tidy.to_csv(index=False))
         click.echo(f"wrote {out} ({len(tidy)} rows)")
-
-
-# the per-game columns the statistics read (a run can hold millions of games: the per-cause
-# losses, tile backs and end reasons are left on disk)
-GAME_FIELDS = ("setting", "allocation", "game", "seed", "players", "seats", "turns", "tiebreak",
-               "challenges", "dolphins", "squid", "squid_only", "lagoon_is_sea",
-               "creatures_must_move", "max_turns")
-SEAT_FIELDS = ("player", "score", "rescued", "rescued_value", "turns", "lost", "boats",
-               "strategy")
-STATS_COLUMNS = list(GAME_FIELDS) + [f"{f}_{s}" for f in SEAT_FIELDS for s in range(6)]

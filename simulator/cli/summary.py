@@ -22,8 +22,8 @@ def summary(file, tiebreak):
     """Print the summary of a saved per-game table (.parquet or .csv), one block per setting,
     counting wins under --tiebreak (default: each setting's own rule)."""
     out_format(file, None)
-    from reports.summary import format_summary, summary_table
-    from reports.tables import check_duplicates, check_table, setting_groups, table_header
+    from experiments.summary import format_summary, summary_table
+    from experiments.tables import check_duplicates, check_table, setting_groups, table_header
     try:
         df = read_table(file)
     except Exception as e:                      # whatever the parser met: not a table

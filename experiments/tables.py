@@ -4,7 +4,7 @@ headed by the settings line that ``simulate`` prints.
 A table read back from a file may be truncated, hand-edited or a concatenation of runs of
 different settings; ``check_table`` names the first problem in one line (``ValueError``), and
 ``setting_groups`` keeps settings apart so that their games are never blended into one summary.
-Pure pandas/numpy, like ``reports.summary``.
+Pure pandas/numpy, like ``experiments.summary``.
 """
 from __future__ import annotations
 
