@@ -22,11 +22,12 @@ import hashlib
 import json
 import os
 import platform
-import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from .provenance import commit_info, commit_text  # noqa: F401  (commit_text: for report headers)
 
 FORMAT = "survive-sim-run/1"
 TABLE_VERSION = 1          # the per-game columns (simulator.simulate.records_frame) + setting
@@ -55,7 +56,9 @@ def run_id(identity: dict) -> str:
 
 
 def versions() -> dict:
-    """Package, git commit (when the package is a git checkout), libraries, Python, machine."""
+    """Package, libraries, Python, machine, and the git commit of the code: from the checkout
+    it runs in, else from the record written when the package was built, else None with the
+    reason (``experiments.provenance.commit_info``; ``commit_text`` says it in words)."""
     from importlib.metadata import PackageNotFoundError, version
     out = {}
     for name in ("survive-sim", "numba", "numpy", "pandas", "pyarrow"):
@@ -65,23 +68,8 @@ def versions() -> dict:
             out[name] = None
     out["python"] = platform.python_version()
     out["machine"] = f"{platform.system()} {platform.machine()}"
-    out["git_commit"] = _git_commit()
+    out.update(commit_info())
     return out
-
-
-def _git_commit() -> str | None:
-    here = Path(__file__).resolve().parent
-    try:
-        head = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True,
-                              text=True, timeout=5)
-        if head.returncode != 0:
-            return None
-        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--",
-                                "simulator", "strategies", "experiments"],
-                               capture_output=True, text=True, timeout=5).stdout.strip()
-        return head.stdout.strip() + ("+dirty" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        return None
 
 
 # ------------------------------------------------------------------------------ files
