@@ -73,8 +73,8 @@ def write_record(root: Path, package: Path) -> dict:
     if found["commit"] is None:
         carried = read_record(root / "experiments")
         found = carried if carried is not None else {
-            "commit": None, "dirty": None, "unknown": f"built without git metadata "
-                                                      f"({found['unknown']})"}
+            "commit": None, "dirty": None,
+            "unknown": f"built without git metadata: {found['unknown']}"}
     package.mkdir(parents=True, exist_ok=True)
     (package / RECORD).unlink(missing_ok=True)        # never write through a hard link
     (package / RECORD).write_text(json.dumps(found, indent=1, sort_keys=True) + "\n",

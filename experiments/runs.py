@@ -8,12 +8,14 @@
       .p5-...c000003.parquet.x8k2.tmp           a chunk being written (readers skip it)
       .lock                                     the process writing here
 
-``pandas.read_parquet("runs/five-six")`` reads every finished game: Parquet readers skip names
-that start with ``_`` or ``.``. A chunk is written to a temporary name, flushed, synced and
-renamed, so a reader never sees half of one; each carries its own identity in the file's
-metadata (run, setting, chunk, first game, count), so a resumed sweep can tell a finished chunk
-from a stale or damaged one by reading the footer alone. A folder written by another spec or by
-other engine sources is refused, never mixed.
+``pandas.read_parquet("runs/five-six")`` reads every game of a complete run: Parquet readers
+skip names that start with ``_`` or ``.``. A chunk is written to a temporary name, flushed,
+synced and renamed, so a reader never sees half of one; each carries its own identity in the
+file's metadata (run, setting, chunk, first game, count), so a resumed sweep can tell a finished
+chunk from a stale or damaged one by reading the footer alone. (A run stopped while it was
+extended can hold an old, short last chunk, which ``finished_chunks`` leaves out and a glob
+reads: docs/opening-a-run.md.) A folder written by another spec or by other engine sources is
+refused, never mixed.
 """
 from __future__ import annotations
 
