@@ -8,12 +8,14 @@
       .p5-...c000003.parquet.x8k2.tmp           a chunk being written (readers skip it)
       .lock                                     the process writing here
 
-``pandas.read_parquet("runs/five-six")`` reads every finished game: Parquet readers skip names
-that start with ``_`` or ``.``. A chunk is written to a temporary name, flushed, synced and
-renamed, so a reader never sees half of one; each carries its own identity in the file's
-metadata (run, setting, chunk, first game, count), so a resumed sweep can tell a finished chunk
-from a stale or damaged one by reading the footer alone. A folder written by another spec or by
-other engine sources is refused, never mixed.
+``pandas.read_parquet("runs/five-six")`` reads every game of a complete run: Parquet readers
+skip names that start with ``_`` or ``.``. A chunk is written to a temporary name, flushed,
+synced and renamed, so a reader never sees half of one; each carries its own identity in the
+file's metadata (run, setting, chunk, first game, count), so a resumed sweep can tell a finished
+chunk from a stale or damaged one by reading the footer alone. (A run stopped while it was
+extended can hold an old, short last chunk, which ``finished_chunks`` leaves out and a glob
+reads: docs/opening-a-run.md.) A folder written by another spec or by other engine sources is
+refused, never mixed.
 """
 from __future__ import annotations
 
@@ -22,11 +24,12 @@ import hashlib
 import json
 import os
 import platform
-import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from .provenance import commit_info, commit_text  # noqa: F401  (commit_text: for report headers)
 
 FORMAT = "survive-sim-run/1"
 TABLE_VERSION = 1          # the per-game columns (simulator.simulate.records_frame) + setting
@@ -55,7 +58,9 @@ def run_id(identity: dict) -> str:
 
 
 def versions() -> dict:
-    """Package, git commit (when the package is a git checkout), libraries, Python, machine."""
+    """Package, libraries, Python, machine, and the git commit of the code: from the checkout
+    it runs in, else from the record written when the package was built, else None with the
+    reason (``experiments.provenance.commit_info``; ``commit_text`` says it in words)."""
     from importlib.metadata import PackageNotFoundError, version
     out = {}
     for name in ("survive-sim", "numba", "numpy", "pandas", "pyarrow"):
@@ -65,23 +70,8 @@ def versions() -> dict:
             out[name] = None
     out["python"] = platform.python_version()
     out["machine"] = f"{platform.system()} {platform.machine()}"
-    out["git_commit"] = _git_commit()
+    out.update(commit_info())
     return out
-
-
-def _git_commit() -> str | None:
-    here = Path(__file__).resolve().parent
-    try:
-        head = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True,
-                              text=True, timeout=5)
-        if head.returncode != 0:
-            return None
-        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--",
-                                "simulator", "strategies", "experiments"],
-                               capture_output=True, text=True, timeout=5).stdout.strip()
-        return head.stdout.strip() + ("+dirty" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        return None
 
 
 # ------------------------------------------------------------------------------ files
