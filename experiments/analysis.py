@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .games import LOSS_CAUSES, SettingData, block_columns, block_of, pool, prepare, probe_of
@@ -43,7 +44,7 @@ from .units import (
     pooled_sets,
 )
 
-BLOCK = 20_000                  # games per setting held at once while a chunk is read
+BLOCK = 10_000                  # games per setting held at once while a chunk is read
 PARALLEL_ROWS = 1_500_000       # below this many rows, one process reads faster than two
 SETTING_FIELDS = ("setting", "allocation", "game", "seed", "players", "seats", "tiebreak",
                   "challenges", "dolphins", "squid", "squid_only", "lagoon_is_sea",
@@ -104,10 +105,13 @@ def _pooled_head(heads: list[dict], label: str, seating: tuple) -> dict:
 
 
 def plan(run, *, games: int | None = None, pool_rotations: bool = True,
-         charts: bool = True, claims: dict | None = None
+         charts=True, claims: dict | None = None
          ) -> tuple[Work, Catalog | None, pd.DataFrame, dict, dict]:
-    """``(work, catalog, heads, account, manifest)`` for a pass over the run folder ``run``:
-    ``heads`` holds one row per shown setting (for the charts' settings table)."""
+    """``(work, catalog, meta, account, manifest)`` for a pass over the run folder ``run``:
+    ``meta`` is the settings table of the shown settings (``settings_table``). ``charts``:
+    which shown settings need the per-game columns of the charts of game length, losses and
+    end reasons (True: all; a function of ``meta`` giving their labels)."""
+    from .settings_table import settings_table
     path = Path(run)
     manifest = RunFolder(path).read_manifest()
     files_list, account = finished_chunks(path, games)
@@ -161,12 +165,15 @@ def plan(run, *, games: int | None = None, pool_rotations: bool = True,
         used = {k for key in joints for k in key}
         entries = [(e.label, e.parts, e.seating is not None, e.players)
                    for e in catalog.entries if e.label in used]
-    columns = {lab: block_columns(probes[lab]) + (_chart_columns(probes[lab]) if charts else [])
+    meta = settings_table(pd.DataFrame(shown)) if shown else pd.DataFrame()
+    drawn = set(meta.index) if charts is True else set(charts(meta)) if charts else set()
+    extra = {p for g in groups if g.label in drawn for p in g.parts}
+    columns = {lab: block_columns(probes[lab]) + (_chart_columns(probes[lab])
+                                                  if lab in extra else [])
                for lab in labels}
     work = Work({lab: files[lab] for lab in labels}, probes, columns, groups, pairs, entries,
-                joints, games, charts)
-    heads_df = pd.DataFrame(shown)
-    return work, catalog, heads_df, account, manifest
+                joints, games, bool(charts))
+    return work, catalog, meta, account, manifest
 
 
 # ------------------------------------------------------------------------------ one chunk
@@ -192,23 +199,35 @@ class Partial:
 
 def _batches(path: str, columns: list[str], games: int | None):
     """A chunk file's columns in blocks of at most ``BLOCK`` rows, as numpy arrays (and the
-    end reasons as counts), in the file's (game) order."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    end reasons as counts), in the file's (game) order. A file is opened only when its first
+    block is asked for, and nothing of it is held between blocks but the reader's place."""
     import pyarrow.parquet as pq
     pf = pq.ParquetFile(path)
     names = set(pf.schema_arrow.names)
-    for rb in pf.iter_batches(batch_size=BLOCK, columns=[c for c in columns if c in names]):
-        if games is not None:
-            rb = rb.filter(pc.less(rb.column("game"), games))
-        out: dict = {}
-        for name, arr in zip(rb.schema.names, rb.columns):
-            if pa.types.is_dictionary(arr.type):
-                counts = pc.value_counts(arr.dictionary_decode())
-                out[name] = {str(v["values"]): int(v["counts"]) for v in counts.to_pylist()}
-            else:
-                out[name] = arr.to_numpy(zero_copy_only=False)
-        yield out
+    cols = [c for c in columns if c in names]
+    if pf.metadata.num_rows <= BLOCK:       # (no local name holds a block while suspended)
+        yield _arrays(pf.read(columns=cols), games)
+        return
+    for rb in pf.iter_batches(batch_size=BLOCK, columns=cols):
+        yield _arrays(rb, games)
+
+
+def _arrays(table, games: int | None) -> dict:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    if games is not None:
+        table = table.filter(pc.less(table.column("game"), games))
+    out: dict = {}
+    for name in table.schema.names:
+        arr = table.column(name)
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        if pa.types.is_dictionary(arr.type):
+            counts = pc.value_counts(arr.dictionary_decode())
+            out[name] = {str(v["values"]): int(v["counts"]) for v in counts.to_pylist()}
+        else:
+            out[name] = arr.to_numpy(zero_copy_only=False)
+    return out
 
 
 def _empty(work: Work) -> Partial:
@@ -222,62 +241,67 @@ def _empty(work: Work) -> Partial:
 
 
 def chunk_sums(work: Work, k: int) -> Partial:
-    """The sums of chunk ``k`` of every setting that has it (read block by block)."""
+    """The sums of chunk ``k`` of every setting that has it, read block by block: each
+    setting's block is summed as soon as it is read and kept only as the small arrays the
+    pairs and the verdicts' moments need, until every setting's block is in."""
     out = _empty(work)
     out.k = k
-    present = [lab for lab, by_k in work.files.items() if k in by_k]
-    readers = {lab: _batches(work.files[lab][k], work.columns[lab], work.games)
-               for lab in present}
+    group_of = {p: gi for gi, g in enumerate(work.groups) for p in g.parts}
+    readers = {lab: _batches(by_k[k], work.columns[lab], work.games)
+               for lab, by_k in work.files.items() if k in by_k}
     while readers:
-        cols, done = {}, []
-        for lab, it in readers.items():
-            try:
-                cols[lab] = next(it)
-            except StopIteration:
-                done.append(lab)
-        for lab in done:
-            del readers[lab]
-        if not cols:
-            break
-        _block(work, out, cols)
+        blocks = {}
+        for lab in list(readers):
+            cols = next(readers[lab], None)
+            if cols is None:
+                del readers[lab]
+                continue
+            d = block_of(work.probes[lab], cols)
+            out.groups[group_of[lab]].add(d, cols, cols.get("end_reason"))
+            blocks[lab] = _compact(d)
+            out.rows += d.n
+            del cols
+        if blocks:
+            _pairs_and_moments(work, out, blocks)
     return out
 
 
-def _block(work: Work, out: Partial, cols: dict[str, dict]) -> None:
-    """Add one aligned block of every setting to ``out``."""
-    blocks = {lab: block_of(work.probes[lab], c) for lab, c in cols.items()}
-    first = {lab: (int(b.games[0]) if b.n else None, b.n) for lab, b in blocks.items()}
-    if len(set(first.values())) > 1:
+def _compact(d: SettingData) -> SettingData:
+    """A block's arrays in the smallest types that hold them (scores, explorers and turns
+    fit in 16 bits), for the time the other settings' blocks are read."""
+    for name in ("score", "rescued", "explorers", "turns"):
+        setattr(d, name, getattr(d, name).astype(np.int16))
+    d.step = {r: v.astype(np.int8) for r, v in d.step.items()}
+    return d
+
+
+def _pairs_and_moments(work: Work, out: Partial, blocks: dict[str, SettingData]) -> None:
+    """Add one aligned block of every setting to the pairs and the verdicts' moments."""
+    first = {(int(b.games[0]) if b.n else None, b.n) for b in blocks.values()}
+    if len(first) > 1:
         raise RunError("the chunks of the run's settings do not hold the same games in the "
                        "same order; the run folder was not written by this version's sweep")
-    out.rows += sum(b.n for b in blocks.values())
     pooled: dict[int, SettingData] = {}
-    for gi, (g, sums) in enumerate(zip(work.groups, out.groups)):
-        for part in g.parts:
-            if part in blocks:
-                c = cols[part]
-                sums.add(blocks[part], c if work.charts else None,
-                         c.get("end_reason") if work.charts else None)
     for (i, j, _), ps in zip(work.pairs, out.pairs):
         a, b = (_group_block(work.groups[x], blocks, pooled, x) for x in (i, j))
         if a is not None and b is not None:
             ps.add(a, b)
-    if work.joints:
-        values = {}
-        for lab, parts, is_pooled, _ in work.entries:
-            if not all(p in blocks for p in parts):
-                continue
+    if not work.joints:
+        return
+    values = {}
+    for lab, parts, is_pooled, _ in work.entries:
+        if all(p in blocks for p in parts):
             values[lab] = (per_index_pooled([blocks[p] for p in parts], lab) if is_pooled
                            else per_index(blocks[parts[0]]))
-        players = {lab: p for lab, _, _, p in work.entries}
-        for key, mom in out.joints.items():
-            if not all(k in values for k in key):
-                continue
-            if len(key) == 1:
-                mom.add(values[key[0]][1])
-            else:
-                mom.add(pair_rows(values[key[0]], values[key[1]], players[key[0]],
-                                  players[key[1]]))
+    players = {lab: p for lab, _, _, p in work.entries}
+    for key, mom in out.joints.items():
+        if not all(k in values for k in key):
+            continue
+        if len(key) == 1:
+            mom.add(values[key[0]][1])
+        else:
+            mom.add(pair_rows(values[key[0]], values[key[1]], players[key[0]],
+                              players[key[1]]))
 
 
 def _group_block(g: Group, blocks: dict, cache: dict, gi: int) -> SettingData | None:
@@ -329,20 +353,21 @@ class Analysis:
 
 
 def analyse(run, *, games: int | None = None, pool_rotations: bool = True,
-            charts: bool = True, claims: dict | None = None, scheduler=None,
+            charts=True, claims: dict | None = None, scheduler=None,
             workers: int | None = None, progress: Callable[[int, int], None] | None = None
             ) -> Analysis:
     """Read the run folder ``run`` once (its first ``games`` games per setting when given)
     and return its ``Analysis``. ``pool_rotations``: show every complete set of rotations of a
-    mixed seating as one setting (the report; ``stats`` shows each rotation). ``claims``:
+    mixed seating as one setting (the report; ``stats`` shows each rotation). ``charts``: as
+    for ``plan``. ``claims``:
     also the moments their verdicts need. ``scheduler``: a Dask address (``local`` starts a
     cluster of ``workers`` processes) on which the chunks are read; without it, chunks are
     read here, by ``workers`` processes (default: one per core for a large run).
     ``progress(done, total)`` is called after each chunk."""
     t0 = time.perf_counter()
-    work, catalog, heads, account, manifest = plan(run, games=games,
-                                                   pool_rotations=pool_rotations,
-                                                   charts=charts, claims=claims)
+    work, catalog, meta, account, manifest = plan(run, games=games,
+                                                  pool_rotations=pool_rotations,
+                                                  charts=charts, claims=claims)
     if not work.probes:
         raise RunError(f"{run} holds no finished games yet; run its sweep (the same command "
                        f"resumes it)")
@@ -356,18 +381,10 @@ def analyse(run, *, games: int | None = None, pool_rotations: bool = True,
     if catalog is not None:
         for key, mom in total.joints.items():
             catalog.joints[key] = catalog.joint_of([], key, mom)
-    meta = _meta(heads, total.groups)
+    if len(meta):
+        meta["games"] = [g.n for g in total.groups]
     return Analysis(Path(run), manifest, account, total.groups, total.pairs, meta, catalog,
                     time.perf_counter() - t0, total.rows)
-
-
-def _meta(heads: pd.DataFrame, groups: list[SettingSums]) -> pd.DataFrame:
-    from .settings_table import settings_table
-    if not len(heads):
-        return pd.DataFrame()
-    meta = settings_table(heads)
-    meta["games"] = [s.n for s in groups]
-    return meta
 
 
 def _run(work: Work, ks: list[int], scheduler, workers: int | None, rows: int):
@@ -384,11 +401,21 @@ def _run(work: Work, ks: list[int], scheduler, workers: int | None, rows: int):
 
 
 def _in_processes(work: Work, ks: list[int], n: int):
+    """Chunks read by ``n`` fresh processes (spawned: pyarrow's threads make a fork unsafe;
+    a script that calls this must keep its own work under ``if __name__ == "__main__":``,
+    as for any spawned process)."""
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
-    ctx = mp.get_context("spawn")              # pyarrow's threads make fork unsafe
-    with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool_:
-        yield from _ordered(lambda k: pool_.submit(chunk_sums, work, k), ks, 2 * n)
+    from concurrent.futures.process import BrokenProcessPool
+    ctx = mp.get_context("spawn")
+    try:
+        with ProcessPoolExecutor(max_workers=min(n, len(ks)), mp_context=ctx) as pool_:
+            yield from _ordered(lambda k: pool_.submit(chunk_sums, work, k), ks, 2 * n)
+    except BrokenProcessPool:
+        raise RunError("the processes reading the run stopped before they started (a script "
+                       "that reads a run must keep its work under `if __name__ == "
+                       "\"__main__\":`), or one was killed; pass workers=1 to read it in "
+                       "this process") from None
 
 
 def _ordered(submit, ks: list[int], window: int):

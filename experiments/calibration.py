@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 
 from .decisions import NEGLIGIBLE, REFUTED, SETTLED, SUPPORTED
+from .games import SettingData
 from .inference import Look
-from .stats import SettingData
 from .units import from_data
 from .verdicts import judge
 
@@ -207,13 +207,7 @@ def power(sc: Scenario, n1: int, reps: int, seed: int = 0) -> tuple[int | None, 
 
 def _head(d: SettingData, n: int) -> SettingData:
     """The first ``n`` game indices of a setting (a run at an earlier look)."""
-    from dataclasses import replace
-    keep = (d.games % (1 << 44)) < (d.games.min() % (1 << 44)) + n
-    out = replace(d, games=d.games[keep], score=d.score[keep], rescued=d.rescued[keep],
-                  explorers=d.explorers[keep], turns=d.turns[keep])
-    out.win = {k: v[keep] for k, v in d.win.items()}
-    out.step = {k: v[keep] for k, v in d.step.items()}
-    return out
+    return d.head((d.games % (1 << 44)) < (d.games.min() % (1 << 44)) + n)
 
 
 def se_of_pooled(reps: int, n: int, k: int, layout_sd: float, strength: float, seed: int = 0
@@ -221,16 +215,16 @@ def se_of_pooled(reps: int, n: int, k: int, layout_sd: float, strength: float, s
     """How well the pooled per-index standard error of seat 1's win share matches its true
     spread over replications, against the naive one that counts k * n rows as independent:
     ``(per-index SE / true SE, naive SE / true SE, true SE)``."""
+    from .units import feature_names
     from .units import from_data as cat
-    from .units import units_of
     rng = np.random.default_rng(seed)
     est, se_idx, se_naive = [], [], []
     for _ in range(reps):
         parts = synthetic("p5-mixed", 5, n, np.full(5, 0.2), rng=rng, rotations=k,
                           layout_sd=layout_sd, strength=strength)
-        entry = cat(parts).entries[0]
-        u = units_of(entry.load())
-        x = u.shares()[:, 0]
+        c = cat(parts)
+        entry = c.entries[0]
+        x = c.per_index(entry)[1][:, feature_names(5).index(f"share_{entry.own}_0")]
         est.append(x.mean())
         se_idx.append(x.std(ddof=1) / math.sqrt(len(x)))
         rows = np.concatenate([p.share()[:, 0] for p in parts])

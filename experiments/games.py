@@ -210,6 +210,7 @@ class SettingData:
     win: dict = field(default_factory=dict)      # rule -> bool (n, players)
     step: dict = field(default_factory=dict)     # rule -> int (n,) into STEPS
     owners: dict | None = None
+    cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def n(self) -> int:
@@ -227,8 +228,12 @@ class SettingData:
     def share60(self, rule: str | None = None) -> np.ndarray:
         """The tie-split shares times 60 (whole numbers: k winners of at most 6 get 60/k
         each), so that sums of shares are exact."""
-        w = self.win[rule or self.own]
-        return w * (60 // np.maximum(w.sum(axis=1, keepdims=True), 1))
+        rule = rule or self.own
+        if rule not in self.cache:
+            w = self.win[rule]
+            k = np.maximum(w.sum(axis=1, keepdims=True), 1).astype(np.int8)
+            self.cache[rule] = w * (np.int8(60) // k)            # at most 60: 8 bits
+        return self.cache[rule]
 
     def head(self, keep: np.ndarray) -> SettingData:
         """The games where ``keep`` is True."""
@@ -238,6 +243,7 @@ class SettingData:
                       turns=self.turns[keep])
         out.win = {k: v[keep] for k, v in self.win.items()}
         out.step = {k: v[keep] for k, v in self.step.items()}
+        out.cache = {}
         return out
 
 
@@ -355,12 +361,12 @@ def block_of(probe: SettingData, cols: Mapping) -> SettingData:
     rows, without checking again what the setting's probe already checked."""
     from dataclasses import replace
     owners = probe.owners
-    games = np.asarray(cols["game"], dtype=np.int64)
+    games = np.array(cols["game"], dtype=np.int64)          # a copy: not a view of the file
     rescued = per_player(cols, "rescued", owners)
     lost = per_player(cols, "lost", owners)
     d = replace(probe, games=games, score=per_player(cols, "score", owners), rescued=rescued,
                 explorers=rescued + lost, turns=per_player(cols, "turns", owners))
-    d.win, d.step = {}, {}
+    d.win, d.step, d.cache = {}, {}, {}
     return _decide_both(d, per_player(cols, "rescued_value", owners))
 
 

@@ -144,9 +144,16 @@ class Sums:
     def add_ratio(self, num, den) -> Sums:
         """The values ``num / den`` (whole numbers; values with ``den == 0`` are left out)."""
         num, den = np.asarray(num, np.int64), np.asarray(den, np.int64)
-        for e in np.unique(den[den != 0]):
-            k = num[den == e]
-            e = int(e)
+        keep = den != 0
+        if not keep.all():
+            num, den = num[keep], den[keep]
+        if not den.size:
+            return self
+        if (den == den[0]).all():                     # the usual case: one denominator
+            groups = [(int(den[0]), num)]
+        else:
+            groups = [(int(e), num[den == e]) for e in np.unique(den)]
+        for e, k in groups:
             self.n += int(k.size)
             self.s1 += Fraction(int(k.sum()), e)
             self.s2 += Fraction(int((k * k).sum()), e * e)
@@ -217,6 +224,21 @@ class Sums:
 
     def __repr__(self) -> str:
         return f"Sums(n={self.n}, mean={self.mean:.6g}, lo={self.lo}, hi={self.hi})"
+
+
+def add_columns(sums: list[Sums], x) -> None:
+    """``sums[j].add(x[:, j])`` for every column of a whole-number matrix, in one pass."""
+    x = np.asarray(x, dtype=np.int64)
+    if not x.shape[0]:
+        return
+    s1, s2 = x.sum(axis=0), (x * x).sum(axis=0)
+    lo, hi = x.min(axis=0), x.max(axis=0)
+    n = int(x.shape[0])
+    for j, s in enumerate(sums):
+        s.n += n
+        s.s1 += int(s1[j])
+        s.s2 += int(s2[j])
+        s._extremes(int(lo[j]), int(hi[j]))
 
 
 class Tally:

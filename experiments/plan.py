@@ -51,9 +51,8 @@ def _duration(seconds: float) -> str:
 
 def describe(spec: Spec, threads: int | None = None, workers: int | None = None) -> str:
     """The plan as text: one line per setting, then the totals and the estimated time."""
-    from .summary import align
-
     from .stats import share_precision
+    from .summary import align
     groups = _groups(spec)
     play = len(groups) * spec.games
     lines = [f"sweep {spec.name} ({spec.source}): seed {spec.seed}, {spec.games:,} games per "

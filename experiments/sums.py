@@ -14,7 +14,7 @@ import numpy as np
 from simulator.scoring import STEPS, TIEBREAKS
 
 from .games import LOSS_CAUSES, SettingData, explorers_per_colour, score_bound
-from .moments import Sums, Tally
+from .moments import Sums, Tally, add_columns
 
 END_REASONS = ("volcano", "island_gone", "no_explorers", "turn_cap", "none")
 
@@ -75,14 +75,13 @@ class SettingSums:
         for p in range(self.players):
             among = tie & shared[:, p]
             self.transitions[p] += np.bincount(pick[among], minlength=self.players + 1)
-        if cols is not None:
+        if cols is not None and "turns" in cols:
             seats = d.seats
             self.length.add(np.asarray(cols["turns"], np.int64))
             for cause in LOSS_CAUSES:
                 names = [f"lost_{cause}_{s}" for s in range(seats)]
                 if all(c in cols for c in names):
-                    self.lost[cause].add(sum(np.nan_to_num(np.asarray(cols[c], float))
-                                             .astype(np.int64) for c in names))
+                    self.lost[cause].add(sum(np.asarray(cols[c], np.int64) for c in names))
                 else:
                     self.lost[cause].add(np.zeros(d.n, np.int64))
         for reason, k in (end or {}).items():
@@ -158,23 +157,28 @@ class PairSums:
         self.score_b = np.zeros(p, np.int64)
 
     def add(self, a: SettingData, b: SettingData) -> PairSums:
-        _, ia, ib = np.intersect1d(a.games, b.games, assume_unique=True, return_indices=True)
-        if not len(ia):
-            return self
-        self.n += len(ia)
+        if np.array_equal(a.games, b.games):            # a chunk's common case: no search
+            ia = ib = slice(None)
+            if not a.n:
+                return self
+        else:
+            _, ia, ib = np.intersect1d(a.games, b.games, assume_unique=True,
+                                       return_indices=True)
+            if not len(ia):
+                return self
+        self.n += len(a.games[ia])
         same_keys = all(np.array_equal(getattr(a, k)[ia], getattr(b, k)[ib])
                         for k in ("score", "rescued", "explorers", "turns"))
         self.identical &= self.own_equal and same_keys
         self.scores_equal &= bool(np.array_equal(a.score[ia], b.score[ib]))
         sa, sb = a.share60()[ia], b.share60()[ib]
         xa, xb = a.score[ia], b.score[ib]
-        for p in range(self.players):
-            self.share[p].add(sa[:, p] - sb[:, p])
-            self.share_a[p] += int(sa[:, p].sum())
-            self.share_b[p] += int(sb[:, p].sum())
-            self.score[p].add(xa[:, p] - xb[:, p])
-            self.score_a[p] += int(xa[:, p].sum())
-            self.score_b[p] += int(xb[:, p].sum())
+        add_columns(self.share, sa - sb)
+        self.share_a += sa.sum(axis=0)
+        self.share_b += sb.sum(axis=0)
+        add_columns(self.score, xa - xb)
+        self.score_a += xa.sum(axis=0)
+        self.score_b += xb.sum(axis=0)
         return self
 
     def merge(self, other: PairSums) -> PairSums:

@@ -133,6 +133,7 @@ class Report:
     verdicts: pd.DataFrame | None = None
     sections: list[Section] = field(default_factory=list)
     verdicts_shown: pd.DataFrame | None = None
+    summary: list[str] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -302,6 +303,7 @@ class PageView:
     verdicts: TableView | None
     sections: list[SectionView]
     created: str
+    summary: list[str] = field(default_factory=list)
 
 
 def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
@@ -547,7 +549,7 @@ def _build(report: Report, root: Path) -> None:
     if _has_games(report.sections):
         (root / "games").mkdir()
     counter = {"figure": 0, "table": 0}
-    used_ids = {"contents", "verdicts", "top"}
+    used_ids = {"contents", "verdicts", "top", "summary"}
     named_tables = _table_names(report.sections)
 
     def anchor(base: str) -> str:
@@ -583,7 +585,7 @@ def _build(report: Report, root: Path) -> None:
                               verdict=True)
     sections = [section(s, 2) for s in report.sections]
     page = PageView(report.title, report.subtitle, list(report.notes), verdicts, sections,
-                    created)
+                    created, list(report.summary))
     _write_text(root / "index.html", render_html(page))
     _write_text(root / "index.md", render_md(page))
     _write_text(root / MARKER, json.dumps({"format": FORMAT, "created": created,

@@ -54,6 +54,10 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation M
 .notes p { margin: 0; font-weight: 650; font-size: 1.05rem; max-width: none; }
 .notes p + p { margin-top: 6px; }
 .notes .mark { color: #b35900; margin-right: 6px; }
+.summary p { font-size: 1.08rem; margin: 0 0 8px; }
+.summary { padding: 2px 18px 10px; border-left: 6px solid #0072B2; background: #f3f8fc;
+  border-radius: 6px; }
+.summary h2 { border: 0; }
 nav.toc { margin: 22px 0 8px; padding: 12px 18px; background: var(--soft);
   border: 1px solid var(--line); border-radius: 6px; }
 nav.toc h2 { font-size: 1rem; margin: 0 0 4px; padding: 0; border: 0; text-transform: uppercase;
@@ -181,6 +185,9 @@ def render_html(page: PageView) -> str:
         out.append("</div>")
     out.append("</header>")
     out += _toc(page)
+    if page.summary:
+        out += ['<section class="summary">', f'<h2 id="summary">In short{_top()}</h2>',
+                *[f"<p>{inline(p)}</p>" for p in page.summary], "</section>"]
     if page.verdicts is not None:
         out += ['<section class="verdicts">',
                 f'<h2 id="verdicts">Verdicts{_top()}</h2>',
@@ -202,6 +209,8 @@ def _top() -> str:
 
 def _toc(page: PageView) -> list[str]:
     items = []
+    if page.summary:
+        items.append('<li><a href="#summary">In short</a></li>')
     if page.verdicts is not None:
         items.append('<li><a href="#verdicts">Verdicts</a></li>')
     items += _toc_items(page.sections)

@@ -66,10 +66,15 @@ def render_md(page: PageView) -> str:
         for i, n in enumerate(page.notes):
             out += (["> "] if i else []) + [f"> ⚠ **{md_inline(n)}**"]
         out.append("")
-    toc = (["- [Verdicts](#verdicts)"] if page.verdicts is not None else [])
+    toc = (["- [In short](#summary)"] if page.summary else [])
+    toc += (["- [Verdicts](#verdicts)"] if page.verdicts is not None else [])
     toc += _toc(page.sections, 0)
     if toc:
         out += ['<a id="contents"></a>', "", "**Contents**", "", *toc, ""]
+    if page.summary:
+        out += ['<a id="summary"></a>', "", "## In short", ""]
+        for p in page.summary:
+            out += [md_inline(p), ""]
     if page.verdicts is not None:
         out += ['<a id="verdicts"></a>', "", "## Verdicts", "", *_table(page.verdicts), ""]
     for s in page.sections:

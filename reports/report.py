@@ -1,13 +1,14 @@
 """A run folder -> its report: statistics, verdicts, charts and one page (``survive-sim report``).
 
-Everything is computed here from the run's games by the modules that own each part:
-``experiments.stats`` (intervals, tests), ``experiments.claims`` (the verdicts of the claims
-the study names), ``reports.charts`` (one function per chart) and ``reports.page`` (the
-HTML/Markdown page, written atomically). Which charts appear depends on what the run holds:
+The run is read once, chunk by chunk, by ``experiments.analysis`` (its memory does not grow
+with the games): the tidy statistics (``experiments.stats``), the verdicts of the claims the
+study names (``experiments.verdicts``) and every chart's numbers come from those sums. Here the
+report only decides what to show: which charts (``reports.sections``; drawn on every core by
+``reports.render``), the summary in words (``reports.headline``), the tables, and the page
+(``reports.page``, written atomically). Which charts appear depends on what the run holds:
 seat balance for every group of settings that differ only in the player count and the boats;
 ties and the tie-break where both rules were counted; challenges and expansions where a player
-count has variants of the base game. Only the columns the report needs are read, so a run of
-millions of games fits in memory.
+count has variants of the base game.
 """
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ import pandas as pd
 
 from experiments.runs import RunError, RunFolder
 from experiments.verdicts import LADDER_RULE
+from reports import headline, page
+from reports import sections as sections_
+from reports.render import render
 
 
 @dataclass
@@ -35,6 +39,16 @@ class Result:
 def _say(log, text):
     if log:
         log(text)
+
+
+def _every(log, what: str, step: int):
+    """A ``done(k, n)`` that says ``what: k of n`` every ``step`` and at the end."""
+    t0 = time.perf_counter()
+
+    def done(k: int, n: int) -> None:
+        if log and (k % step == 0 or k == n):
+            log(f"{what}: {k} of {n} ({time.perf_counter() - t0:.1f} s)")
+    return done
 
 
 # ------------------------------------------------------------------------------ verdicts
@@ -97,123 +111,7 @@ def verdict_text(v: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-# ------------------------------------------------------------------------------ sections
-def _groups(meta: pd.DataFrame, keys: tuple[str, ...]) -> list[list[str]]:
-    """Settings grouped by ``keys`` (columns of ``charts.settings_table``), in grid order."""
-    out: dict[tuple, list[str]] = {}
-    for label, row in meta.iterrows():
-        out.setdefault(tuple(str(row[k]) for k in keys), []).append(label)
-    return list(out.values())
-
-
-def _styles(meta: pd.DataFrame) -> list[str]:
-    """The styles of play the run holds (its ``strategies_text`` values), in grid order."""
-    return list(dict.fromkeys(meta["strategies_text"]))
-
-
-def _tag(meta: pd.DataFrame, style: str) -> tuple[str, str]:
-    """A figure-name suffix and a caption part for one style of play: empty when the run
-    holds one style only (a strategy axis needs one chart per style)."""
-    styles = _styles(meta)
-    if len(styles) < 2:
-        return "", ""
-    return f"_{styles.index(style) + 1}", f" ({style})"
-
-
-def _fig(page, name, made, caption):
-    fig, table = made
-    return page.Figure(name, fig, caption=caption, data=table)
-
-
-def _seat_section(page, charts, run, tidy, meta) -> list:
-    """Win share (and score, rescued fraction) per seat for every group of settings that
-    differ only in the player count and the boat allocation."""
-    figures = []
-    keys = ("variant", "tiebreak", "strategies_text", "lagoon_is_sea", "creatures_must_move",
-            "max_turns")
-    for k, labels in enumerate(_groups(meta, keys)):
-        row = meta.loc[labels[0]]
-        what = f"{row['variant']}, {row['tiebreak']} tie-break, {row['strategies_text']}"
-        figures.append(_fig(page, f"win_share_{k + 1}",
-                            charts.seat_win_share(run, tidy, settings=labels),
-                            f"Win share per seat against the fair share: {what}."))
-    for k, labels in enumerate(_groups(meta, ("variant", "strategies_text"))):
-        labels = [lab for lab in labels if meta.at[lab, "tiebreak"] == meta.at[labels[0],
-                                                                                "tiebreak"]]
-        row = meta.loc[labels[0]]
-        figures.append(_fig(page, f"score_rescued_{k + 1}",
-                            charts.seat_score_rescued(run, tidy, settings=labels),
-                            f"Mean score and rescued fraction per seat: {row['variant']}."))
-    return figures
-
-
-def _tie_section(page, charts, run, tidy, meta) -> list:
-    figures = []
-    rules = [lab for lab in meta.index if meta.at[lab, "allocation"] in ("rules", "custom")]
-    try:
-        figures.append(_fig(page, "tie_decisions", charts.tie_decisions(run, tidy,
-                                                                        settings=rules),
-                            "Top-score ties and the step of the chain that decided."))
-    except ValueError:
-        pass
-    for lab in rules:
-        m = meta.loc[lab]
-        if m["tiebreak"] != "chain" or m["variant"] != "base":
-            continue
-        twin = [o for o in rules if o != lab and meta.at[o, "tiebreak"] == "shared"
-                and all(meta.at[o, c] == m[c] for c in ("players", "variant", "boats_text",
-                                                         "strategies_text"))]
-        if twin:
-            tag, said = _tag(meta, m["strategies_text"])
-            figures.append(_fig(page, f"transitions_p{m['players']}{tag}",
-                                charts.tiebreak_transitions(run, twin[0], lab),
-                                f"Tied games at {m['players']} players{said}: who the chain "
-                                f"picks."))
-    return figures
-
-
-def _variant_section(page, charts, run, tidy, meta) -> list:
-    figures = []
-    for players, style in ((p, st) for p in sorted(set(meta["players"]))
-                           for st in _styles(meta)):
-        tag, said = _tag(meta, style)
-        labels = [lab for lab in meta.index if meta.at[lab, "players"] == players
-                  and meta.at[lab, "allocation"] == "rules"
-                  and meta.at[lab, "strategies_text"] == style]
-        own = [lab for lab in labels
-               if meta.at[lab, "tiebreak"] == ("chain" if players >= 5 else "shared")]
-        plays = {(frozenset(meta.at[lab, "challenge_set"]) - {3}, meta.at[lab, "squid"],
-                  meta.at[lab, "squid_only"]) for lab in own}
-        if len(plays) < 2:                  # Challenge 3 changes the scoring, not the game
-            continue
-        for name, fn, what in (("game_length", charts.game_length, "game length"),
-                               ("rescued", charts.rescued_per_game, "explorers rescued"),
-                               ("losses", charts.losses_by_cause, "explorers lost by cause"),
-                               ("end_reasons", charts.end_reasons, "how games end"),
-                               ("turn_capped", charts.turn_capped, "turn-capped games")):
-            figures.append(_fig(page, f"{name}_p{players}{tag}", fn(run, settings=own),
-                                f"{players} players{said}, each variant against the base "
-                                f"game: {what}."))
-    return figures
-
-
-def _detail_section(page, charts, run, tidy, meta) -> list:
-    figures = []
-    for players in sorted(set(meta["players"])):
-        labels = [lab for lab in meta.index if meta.at[lab, "players"] == players]
-        first = labels[0]
-        figures.append(_fig(page, f"scores_p{players}", charts.score_distributions(run, first,
-                                                                                   tidy),
-                            f"Score distributions per seat: {first}."))
-        pairs = tidy[tidy["setting"].astype(str).str.startswith(first + " vs ")
-                     & (tidy["metric"] == "diff_win_share")]
-        if len(pairs):
-            figures.append(_fig(page, f"differences_p{players}",
-                                charts.paired_differences(run, tidy, reference=first),
-                                f"Paired differences against {first}, on the same games."))
-    return figures
-
-
+# ------------------------------------------------------------------------------ tables
 def _seat_table(tidy: pd.DataFrame) -> pd.DataFrame:
     """Per setting and seat: the own-rule win share and the other counts, as text."""
     t = tidy[tidy["seat"].notna()]
@@ -304,7 +202,7 @@ def _shown_names(points: list[dict]) -> dict[str, str]:
     return out
 
 
-def _games_section(page, manifest, log=None):
+def _games_section(manifest, log=None):
     """Game ``SAMPLE_GAME`` of every setting, replayed: the board after the last setup event
     and after the last event (``replays.draw``), each picture a link to the game's viewer page
     (``replays.viewer``) at that moment. ``None`` when no setting can be replayed here."""
@@ -396,17 +294,18 @@ def _changes(study: str | None) -> pd.DataFrame | None:
 
 # ------------------------------------------------------------------------------ the report
 def build_report(run, out, log=None, games: int | None = None, *, scheduler=None,
-                 workers: int | None = None, progress=None) -> Result:
+                 workers: int | None = None, progress=None,
+                 charts_workers: int | None = None) -> Result:
     """Write the report of the run folder ``run`` into ``out`` (atomically: a temporary folder
     renamed into place). The run is read once, chunk by chunk (``experiments.analysis``:
     memory does not grow with the games; ``scheduler``/``workers`` as there), for the
     statistics, the charts and the verdicts. ``games``: only the first ``games`` games of each
     setting. ``RunError`` / ``ValueError`` (one line) for a folder that is not a run, an empty
     run, or an output that cannot be written."""
-    import reports.charts as charts
-    import reports.page as page
     from experiments.analysis import analyse
     from experiments.claims import CLAIMS
+    from experiments.provenance import commit_text
+    from experiments.runs import versions as run_versions
     from experiments.verdicts import judge_run
 
     t0 = time.perf_counter()
@@ -438,11 +337,14 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
     if games is not None and games < manifest["games"]:
         notes.append(f"Every number below is of the first {games:,} games of each setting "
                      f"(the run holds up to {manifest['games']:,}).")
-    versions = manifest.get("versions", {})
+    played, now = manifest.get("versions", {}), run_versions()
+    made = (f"survive-sim {played.get('survive-sim')}, {commit_text(played)}")
+    mine = f"survive-sim {now.get('survive-sim')}, {commit_text(now)}"
     subtitle = (f"{manifest.get('description') or manifest.get('name')}: "
                 f"{len(account)} settings, {manifest['games']:,} games each (seed "
-                f"{manifest['identity']['seed']}); survive-sim {versions.get('survive-sim')}, "
-                f"engine {manifest.get('engine')}, commit {versions.get('git_commit')}")
+                f"{manifest['identity']['seed']}); played by {made}, engine "
+                f"{manifest.get('engine')}"
+                + ("" if mine == made else f"; this report by {mine}"))
     sections = []
     if v is not None:
         tests = v.groupby("claim", sort=False)["test"].first()
@@ -451,18 +353,27 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
             f"{CLAIMS[c].question} **Measure:** {CLAIMS[c].measure}. **Test:** {tests[c]}. "
             f"**Rule:** {CLAIMS[c].rule}. **Multiplicity:** {CLAIMS[c].family}."
             for c in dict.fromkeys(v["claim"])]))
+    jobs = {"seats": sections_.seats(meta), "ties": sections_.ties(meta),
+            "variants": sections_.variants(meta), "details": sections_.details(meta, tidy)}
+    t1 = time.perf_counter()
+    every = [j for part in jobs.values() for j in part]
+    drawn = {f.name: f for f in render(every, run, charts_workers,
+                                       done=_every(log, "report: charts", 10))}
+    figures = {k: [drawn[j.name] for j in part if j.name in drawn] for k, part in jobs.items()}
+    _say(log, f"report: {len(drawn)} charts drawn in {time.perf_counter() - t1:.1f} s "
+              f"({(time.perf_counter() - t1) / max(len(drawn), 1):.2f} s each)")
     sections.append(page.Section("Seat balance", [
         "Each seat's share of the wins, a tie split 1/k among its k winners, with its 95% "
         "interval, against the fair share 1/N; then each seat's mean score and the fraction "
-        "of its explorers rescued."], figures=_seat_section(page, charts, run, tidy, meta)))
-    ties = _tie_section(page, charts, run, tidy, meta)
+        "of its explorers rescued."], figures=figures["seats"]))
+    ties = figures["ties"]
     if ties:
         sections.append(page.Section("Ties and tie-breaks", [
             "How often the top score is shared, which step of the 5-6 player chain (most "
             "explorers rescued, then with Challenge 3 the value rescued, then fewest turns) "
             "decides, and where the wins of tied games go when the chain counts them."],
             figures=ties))
-    variants = _variant_section(page, charts, run, tidy, meta)
+    variants = figures["variants"]
     if variants:
         sections.append(page.Section("Challenges and expansions", [
             "Each challenge and expansion against the base game at the same player count: "
@@ -471,8 +382,8 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
     sections.append(page.Section("Distributions and paired differences", [
         "Score distributions of one setting per player count, and the paired differences of "
         "win share and score against it on the same games."],
-        figures=_detail_section(page, charts, run, tidy, meta)))
-    sample = _games_section(page, manifest, log)
+        figures=figures["details"]))
+    sample = _games_section(manifest, log)
     if sample is not None:
         sections.append(sample)
     sections.append(page.Section("Statistics", [
@@ -502,9 +413,10 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
     from experiments.verdicts import public
     report = page.Report(title, subtitle, notes, verdicts=None if v is None else public(v),
                          sections=sections,
-                         verdicts_shown=None if v is None else verdict_view(v))
+                         verdicts_shown=None if v is None else verdict_view(v),
+                         summary=headline.summary(tidy, meta, v))
     nfig = sum(len(s.figures) for s in sections)
-    _say(log, f"report: {nfig} charts drawn ({time.perf_counter() - t0:.1f} s); writing {out}")
+    _say(log, f"report: writing {out} ({time.perf_counter() - t0:.1f} s)")
     path = page.write_report(report, out)
     ntab = nfig + sum(len(s.tables) for s in sections)
     _say(log, f"report: written in {time.perf_counter() - t0:.1f} s")

@@ -11,6 +11,7 @@ from run_table import load_run
 
 from experiments import judges, spec, sweep
 from experiments.inference import ALPHA, interval, mean_of
+from experiments.games import prepare
 from experiments.units import from_frame
 from simulator.settings import Settings
 from simulator.simulate import simulate
@@ -63,8 +64,8 @@ def test_seed_streams_are_judged_equal_and_rarely_different():
                     0.05)
         different += dec.verdict == "refuted"
         equal += dec.verdict == "supported"
-        ua = from_frame(_labelled(a.iloc[part], "A")).entries[0].load().share()
-        ub = from_frame(_labelled(b.iloc[part], "B")).entries[0].load().share()
+        ua = prepare("A", _labelled(a.iloc[part], "A")).share()
+        ub = prepare("B", _labelled(b.iloc[part], "B")).share()
         significant += any(lo > 0 or hi < 0 for lo, hi in
                            (interval(mean_of(ub[:, j] - ua[:, j], -1, 1), ALPHA / 4)
                             for j in range(4)))

@@ -243,7 +243,7 @@ def test_study_files_name_known_claims_with_valid_parameters():
 
 
 def test_the_slope_is_the_least_squares_slope_of_the_seat_shares():
-    from experiments.judges import slope
+    from experiments.units import slope
     shares = np.array([[1, 0, 0, 0], [0, 0, 0, 1], [0.5, 0.5, 0, 0]], float)
     want = np.polyfit(np.arange(1, 5), shares.mean(axis=0), 1)[0]
     assert slope(shares).mean() == pytest.approx(want)
@@ -253,16 +253,20 @@ def test_the_spread_takes_the_sampling_noise_off():
     """A balanced table's raw sum of squared distances from 1/N is sampling noise; the spread
     subtracts it, so it is about 0 at any n (its mean over replications is 0 to within its
     own error), and a planted spread is recovered."""
-    from experiments.judges import rms, spread
+    from experiments.judges import rms
+    from experiments.units import spreads
+
+    def spread(d):
+        cat = from_data([d])
+        return spreads(cat.one(cat.entries[0]), [(0, None)], [1.0])[0]
     rng = np.random.default_rng(10)
     for n in (500, 5000):
-        got = [spread(C.synthetic("b", 5, n, np.full(5, .2), rng=rng)[0].share())[0]
-               for _ in range(200)]
+        got = [spread(C.synthetic("b", 5, n, np.full(5, .2), rng=rng)[0]) for _ in range(200)]
         raw = 5 * 0.16 / n                            # what the noise alone would add
         assert abs(np.mean(got)) < 0.15 * raw
     planted = C.linear(5, -0.01)
     want = np.sqrt(np.mean((planted - 0.2) ** 2))
-    got = spread(C.synthetic("p", 5, 200_000, planted, rng=rng)[0].share())[0]
+    got = spread(C.synthetic("p", 5, 200_000, planted, rng=rng)[0])
     assert rms(got, 5) == pytest.approx(want, abs=0.0005)
 
 

@@ -46,6 +46,18 @@ def test_every_chart_is_a_valid_png_and_svg_with_its_table(built):
         assert (root / "report" / "tables" / f"{png.stem}.csv").exists()
 
 
+def test_chart_files_are_named_by_what_they_show(built):
+    root, _ = built
+    names = {p.stem for p in (root / "report" / "figures").glob("*.png")}
+    for want in ("win_share_random_base_chain", "win_share_random_base_shared",
+                 "win_share_random_challenge-2-leave-no-one-behind_chain",
+                 "score_rescued_random_base", "tie_rate_and_deciding_steps",
+                 "tie_transitions_p5_random", "game_length_p4_random",
+                 "end_reasons_p5_random", "score_distribution_p4-boats-rules-base-tb-chain-random"):
+        assert want in names, sorted(names)
+    assert not [n for n in names if n.rsplit("_", 1)[-1].isdigit()]     # no "_1", "_2"
+
+
 def _links(text: str, pattern: str) -> list[str]:
     return [m for m in re.findall(pattern, text) if not m.startswith("#")]
 
@@ -69,13 +81,13 @@ def test_the_tables_behind_the_charts_match_a_recount(built):
     df, _ = load_run(root / "run")
     tidy = stats.balance_stats(df)
     tables = root / "report" / "tables"
-    shares = pd.read_csv(tables / "win_share_1.csv")
+    shares = pd.read_csv(tables / "win_share_random_base_chain.csv")
     own = tidy[tidy["metric"] == "win_share"].set_index(["setting", "seat"])
     for r in shares.itertuples():
         want = own.loc[(r.setting, r.seat)]
         assert r.value == pytest.approx(want["value"]) and r.n == want["n"]
         assert r.low == pytest.approx(want["low"]) and r.high == pytest.approx(want["high"])
-    losses = pd.read_csv(tables / "losses_p4.csv")
+    losses = pd.read_csv(tables / "losses_by_cause_p4_random.csv")
     assert len(losses) >= 2 * 5           # two variants x five causes (no squid in the run)
     for r in losses.itertuples():
         rows = df[df["setting"] == r.setting]

@@ -15,15 +15,29 @@ def default_out(run: str) -> str:
                         f"{os.path.basename(os.path.normpath(run))}-report")
 
 
-def write(run: str, out: str, quiet: bool = False, games: int | None = None):
+def write(run: str, out: str, quiet: bool = False, games: int | None = None,
+          scheduler: str | None = None, workers: int | None = None):
     """Build the report of ``run`` into ``out``; bad input is a usage error (exit 2)."""
     from experiments.runs import RunError
     from reports.report import build_report
     try:
         return build_report(run, out, log=None if quiet else
-                            (lambda line: click.echo(line, err=True)), games=games)
+                            (lambda line: click.echo(line, err=True)), games=games,
+                            scheduler=scheduler, workers=workers, charts_workers=workers)
     except (RunError, ValueError) as e:
         bad(one_line(e))
+
+
+def analysis_options(f):
+    """``--scheduler`` and ``--workers`` of the commands that read a run."""
+    f = click.option("--workers", type=click.IntRange(min=1), default=None,
+                     help="Processes that read the run's chunks (and draw the charts): "
+                          "default one per core for a large run; with --scheduler local, "
+                          "the Dask workers.")(f)
+    return click.option("--scheduler", default=None, metavar="ADDRESS",
+                        help="Read the run's chunks on Dask (`local`, or tcp://HOST:PORT of a "
+                             "scheduler whose workers see the run folder at the same path); "
+                             "only sums come back, and the numbers are the same.")(f)
 
 
 @main.command(short_help="Charts, tables and verdicts of a run folder, as one page.")
@@ -34,15 +48,16 @@ def write(run: str, out: str, quiet: bool = False, games: int | None = None):
 @click.option("--games", type=click.IntRange(min=1), default=None,
               help="Only the first N games of each setting (statistics, charts and "
                    "verdicts).")
+@analysis_options
 @click.option("--no-progress", is_flag=True, help="No progress lines on stderr.")
-def report(run, out, games, no_progress):
+def report(run, out, games, scheduler, workers, no_progress):
     """Write the report of the sweep folder RUN: index.html (opens from disk, no internet),
     index.md, figures/*.png and *.svg, tables/*.csv behind every chart, and the verdicts of
     the study's claims (verdicts.csv)."""
     if not os.path.isdir(run):
         bad(f"{run} is not a run folder (no such directory); make one with `survive-sim sweep`")
     out = out or default_out(run)
-    result = write(run, out, no_progress, games)
+    result = write(run, out, no_progress, games, scheduler, workers)
     click.echo(f"wrote {os.path.join(out, 'index.html')} ({result.figures} charts, "
                f"{result.tables} tables{', PARTIAL run' if result.partial else ''})")
     if result.verdicts is not None and len(result.verdicts):

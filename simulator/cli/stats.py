@@ -13,6 +13,7 @@ import click
 from . import main
 from .files import check_writable, write_text
 from .options import bad
+from .report import analysis_options
 
 
 @main.command(short_help="Balance statistics of a sweep's run folder.")
@@ -23,7 +24,8 @@ from .options import bad
 @click.option("--precision", type=click.FloatRange(min=0.0001, max=0.5), default=0.01,
               show_default=True,
               help="Half-width of a seat's win share the `games needed` lines aim at.")
-def stats(run, out, precision):
+@analysis_options
+def stats(run, out, precision, scheduler, workers):
     """Print the balance statistics of the sweep folder RUN (made by `survive-sim sweep`)."""
     import os
     if not os.path.isdir(run):
@@ -36,7 +38,8 @@ def stats(run, out, precision):
     from experiments.runs import RunError
     from experiments.stats_text import format_stats
     try:
-        result = analyse(run, pool_rotations=False, charts=False)
+        result = analyse(run, pool_rotations=False, charts=False, scheduler=scheduler,
+                         workers=workers)
     except RunError as e:
         bad(str(e))
     account = result.account

@@ -10,7 +10,6 @@ from . import main
 from .options import bad, one_line
 
 SETTLE_CAP = 200_000            # --until-settled's default --max-games
-REPORT_GAMES = 20_000           # what a report's charts read of a run played until settled
 
 
 @main.command(short_help="Run a shipped study (sweep + report) and print its verdicts.")
@@ -25,9 +24,11 @@ REPORT_GAMES = 20_000           # what a report's charts read of a run played un
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="Engine threads (default: all). Results do not depend on it.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Play on Dask (`local` or tcp://HOST:PORT), as for sweep.")
+              help="Play on Dask (`local` or tcp://HOST:PORT), as for sweep, and read the run "
+                   "for the report there too.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes of --scheduler local.")
+              help="Worker processes: of --scheduler local, or (without it) that read the "
+                   "run and draw the report's charts.")
 @click.option("--force-new", is_flag=True, help="Replace a run folder of another spec.")
 @click.option("--until-settled", is_flag=True,
               help="Play in rounds (doubling from the study's chunk, or from --games) and "
@@ -53,8 +54,6 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
         bad(f"give a study name; shipped: {', '.join(studies)} (survive-sim study --list)")
     if name not in studies:
         bad(f"unknown study {name!r}; shipped: {', '.join(studies)}")
-    if scheduler is None and workers is not None:
-        bad("--workers needs --scheduler local", "--workers")
     if max_games is not None and not until_settled:
         bad("--max-games needs --until-settled", "--max-games")
     try:
@@ -85,7 +84,8 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
 
         def sweep(at):
             nonlocal first
-            play(at, run, force_new and first, threads, scheduler, workers, no_progress)
+            play(at, run, force_new and first, threads, scheduler,
+                 workers if scheduler else None, no_progress)
             first = False
         try:
             rounds = play_until_settled(replace(spec, games=games or spec.chunk), run,
@@ -98,13 +98,10 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
                    f"setting; {end[1]} of {end[2]} verdicts settled"
                    + (f" (the cap, --max-games {max_games:,}, was reached)" if rounds.capped
                       else ""), err=True)
-        # the verdicts judge every game setting by setting; the charts and statistics read
-        # the run whole, so they show its first REPORT_GAMES games of each setting
-        shown = REPORT_GAMES if end[0] > REPORT_GAMES else None
     else:
-        play(spec, run, force_new, threads, scheduler, workers, no_progress)
-        shown = None
-    result = report_cmd.write(run, page, no_progress, shown)
+        play(spec, run, force_new, threads, scheduler, workers if scheduler else None,
+             no_progress)
+    result = report_cmd.write(run, page, no_progress, None, scheduler, workers)
     click.echo(f"report: {os.path.join(page, 'index.html')} (also index.md; "
                f"{result.figures} charts, tables/ and verdicts.csv)")
     if result.verdicts is not None and len(result.verdicts):
