@@ -22,13 +22,20 @@ def _groups(spec: Spec) -> dict[tuple, list]:
     return out
 
 
-def rates(spec: Spec, threads: int | None = None) -> dict[tuple, float]:
-    """Games per second of each distinct game setting on ``threads`` engine threads."""
+def rates(spec: Spec, threads: int | None = None, watch=None) -> dict[tuple, float]:
+    """Games per second of each distinct game setting on ``threads`` engine threads;
+    ``watch`` (``experiments.watch``) sees the engine load and the timings."""
     from simulator.simulate import numba_threads, run_records
+
+    from .watch import watching
+    w = watching(watch)
     out = {}
+    groups = _groups(spec)
     with numba_threads(threads):
+        w.begin("loading the engine")
         run_records(spec.points[0].settings, spec.seed, FAR, 2)      # load the engine
-        for key, points in _groups(spec).items():
+        w.begin("timing each distinct setting", len(groups), unit="setting")
+        for key, points in groups.items():
             n, spent = 16, 0.0
             while spent < SAMPLE_SECONDS:
                 t = time.perf_counter()
@@ -37,6 +44,7 @@ def rates(spec: Spec, threads: int | None = None) -> dict[tuple, float]:
                 if spent < SAMPLE_SECONDS:
                     n *= 4
             out[key] = n / spent
+            w.update(1)
     return out
 
 
@@ -49,8 +57,10 @@ def _duration(seconds: float) -> str:
     return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
-def describe(spec: Spec, threads: int | None = None, workers: int | None = None) -> str:
-    """The plan as text: one line per setting, then the totals and the estimated time."""
+def describe(spec: Spec, threads: int | None = None, workers: int | None = None,
+             watch=None) -> str:
+    """The plan as text: one line per setting, then the totals and the estimated time
+    (``watch`` sees the timing, ``rates``)."""
     from .stats import share_precision
     from .summary import align
     groups = _groups(spec)
@@ -69,7 +79,7 @@ def describe(spec: Spec, threads: int | None = None, workers: int | None = None)
     lines += align(["setting", "players", "boats", "games", "fair share",
                     "seat share 95% half-width"], rows, right={3})
     threads_used = 1 if workers else threads
-    speed = rates(spec, threads_used)
+    speed = rates(spec, threads_used, watch)
     seconds = sum(spec.games / speed[key] for key in groups)
     if workers:
         seconds /= workers

@@ -51,17 +51,20 @@ class Rounds:
 
 
 def play_until_settled(spec, out: str, cap: int, first: int | None = None,
-                       sweep: Callable | None = None, say: Callable[[str], None] = print
-                       ) -> Rounds:
+                       sweep: Callable | None = None, say: Callable[[str], None] = print,
+                       watch=None) -> Rounds:
     """Play ``spec`` into ``out`` in rounds until every verdict is settled or ``cap`` games
     per setting are played. ``sweep(spec_at_round)`` plays one round (the CLI's progress-bar
-    sweep; ``sweep.run_sweep`` when None)."""
+    sweep; ``sweep.run_sweep`` when None); ``watch`` (``experiments.watch``) sees each
+    round's judging begin."""
     from dataclasses import replace
     from pathlib import Path
 
     from .runs import RunFolder
     from .sweep import run_sweep
     from .verdicts import judge_run
+    from .watch import watching
+    w = watching(watch)
     if not spec.claims:
         raise ValueError(f"study {spec.name} names no claims: nothing to settle")
     plan = sizes(first or spec.chunk, cap, spec.chunk)
@@ -74,6 +77,7 @@ def play_until_settled(spec, out: str, cap: int, first: int | None = None,
                 run_sweep(at, out)
             else:
                 sweep(at)
+        w.begin(f"round {r} of at most {len(plan)}: judging {n:,} games per setting")
         table = judge_run(out, spec.claims, sequential=True, games=n)
         live = table[table["n"] > 0]
         k = int(live["verdict"].isin(SETTLED).sum())

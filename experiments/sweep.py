@@ -34,6 +34,7 @@ from .runs import (
     write_chunk,
 )
 from .spec import Point, Spec
+from .watch import Watch, watching
 
 
 @dataclass
@@ -70,8 +71,10 @@ def _meta(run: str, label: str, k: int, first: int, count: int, seed: int) -> di
             "seed": seed}
 
 
-def plan(spec: Spec, folder: RunFolder | None, run: str) -> tuple[list[Job], dict[str, int]]:
-    """The jobs still to play (chunk-major) and the games already finished per point."""
+def plan(spec: Spec, folder: RunFolder | None, run: str,
+         checked: Callable[[int], None] | None = None) -> tuple[list[Job], dict[str, int]]:
+    """The jobs still to play (chunk-major) and the games already finished per point;
+    ``checked(1)`` after each chunk file of ``folder`` is looked at (a resume reads them all)."""
     groups: dict[tuple, list[Point]] = {}
     for p in spec.points:
         groups.setdefault(p.game_key(), []).append(p)
@@ -87,6 +90,8 @@ def plan(spec: Spec, folder: RunFolder | None, run: str) -> tuple[list[Job], dic
                     done[p.label] += count
                 else:
                     missing.append(p)
+                if checked is not None and folder is not None:
+                    checked(1)
             if missing:
                 jobs.append(Job(k, first, count, missing))
     return jobs, done
@@ -140,12 +145,15 @@ def run_sweep(spec: Spec, out, *, force_new: bool = False, threads: int | None =
               progress: Callable[[int], None] | None = None,
               setting_done: Callable[[str, int], None] | None = None,
               started: Callable[[int, int], None] | None = None,
-              stop: Callable[[], bool] = lambda: False) -> Outcome:
+              stop: Callable[[], bool] = lambda: False,
+              watch: Watch | None = None) -> Outcome:
     """Play what ``out`` still lacks of ``spec``. ``started(done, total)`` is called once the
     folder is checked, ``progress(rows)`` after each chunk is committed, ``setting_done(label,
     games)`` when a point's last chunk is; ``stop()`` is asked after each chunk (True: leave,
-    the folder stays resumable). Raises ``RunError`` (one line) before writing anything when
-    the folder cannot be used."""
+    the folder stays resumable). ``watch`` (``experiments.watch``) is told the phases:
+    starting the Dask cluster, checking the chunk files of a resumed folder, and playing (rows
+    written of all rows, those already there as done). Raises ``RunError`` (one line) before
+    writing anything when the folder cannot be used."""
     t0 = time.perf_counter()
     identity = spec.identity()
     run = run_id(identity)
@@ -153,17 +161,18 @@ def run_sweep(spec: Spec, out, *, force_new: bool = False, threads: int | None =
     if old is not None and old.get("games", 0) > spec.games:
         raise RunError(f"{out} already holds {old['games']} games per setting, more than the "
                        f"{spec.games} asked; ask for {old['games']} or more, or use --force-new")
-    cluster = Cluster(scheduler, workers) if scheduler else None      # reachable, or RunError
+    w = watching(watch, progress)
+    cluster = Cluster(scheduler, workers, w) if scheduler else None   # reachable, or RunError
     try:
         folder.path.mkdir(parents=True, exist_ok=True)
-        return _play(spec, folder, old, run, force_new, threads, cluster, progress,
+        return _play(spec, folder, old, run, force_new, threads, cluster, w,
                      setting_done, started, stop, t0)
     finally:
         if cluster is not None:
             cluster.close()
 
 
-def _play(spec, folder, old, run, force_new, threads, cluster, progress, setting_done, started,
+def _play(spec, folder, old, run, force_new, threads, cluster, w, setting_done, started,
           stop, t0) -> Outcome:
     outcome = Outcome()
     with folder.locked():
@@ -171,11 +180,15 @@ def _play(spec, folder, old, run, force_new, threads, cluster, progress, setting
             clear(folder)
         folder.remove_temporaries()
         folder.write_manifest(manifest(spec, run, old.get("created") if old else None))
-        jobs, done = plan(spec, folder if old is not None else None, run)
+        if old is not None:
+            w.begin("checking the chunk files already there",
+                    len(spec.chunks()) * len(spec.points), unit="chunk file")
+        jobs, done = plan(spec, folder if old is not None else None, run, checked=w.update)
         outcome.games_total = spec.games * len(spec.points)
         outcome.games_done = sum(done.values())
         if started:
             started(outcome.games_done, outcome.games_total)
+        w.begin("playing", outcome.games_total, outcome.games_done)
         left = {p.label: 0 for p in spec.points}
         for job in jobs:
             for p in job.points:
@@ -195,8 +208,7 @@ def _play(spec, folder, old, run, force_new, threads, cluster, progress, setting
             outcome.games_done += job.count * len(job.points)
             for p in job.points:
                 left[p.label] -= 1
-                if progress:
-                    progress(job.count)
+                w.update(job.count)
                 if left[p.label] == 0:
                     outcome.settings_done.append(p.label)
                     if setting_done:
@@ -257,7 +269,7 @@ class Cluster:
     each; anything else is a scheduler address. Connects at once: an address that cannot be
     reached is a ``RunError`` before anything is written."""
 
-    def __init__(self, scheduler: str, workers: int | None):
+    def __init__(self, scheduler: str, workers: int | None, watch: Watch | None = None):
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:
@@ -266,6 +278,9 @@ class Cluster:
         self.cluster = None
         if scheduler == "local":
             import os
+            if watch is not None:       # (a remote scheduler is silent: bad input is one line)
+                watch.begin(f"starting a local Dask cluster of "
+                            f"{workers or os.cpu_count() or 1} worker(s)")
             self.cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1,
                                         threads_per_worker=1, processes=True,
                                         dashboard_address=None)

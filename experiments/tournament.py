@@ -176,13 +176,17 @@ class Result:
 # ---------------------------------------------------------------------------- playing
 def play(t: Tournament, threads: int | None = None,
          on_batch: Callable[[object], None] | None = None,
-         progress: Callable[[int], None] | None = None) -> Result:
+         progress: Callable[[int], None] | None = None, watch=None) -> Result:
     """Play ``t`` batch by batch and return its ``Result``.
 
     ``on_batch(frame)`` receives each batch's per-game table (``games_frame``: rows in game
-    index, then line-up order) as it is played; ``progress(n)`` the games just played. An
-    engine error raises ``RuntimeError`` naming the game."""
+    index, then line-up order) as it is played; ``progress(n)`` the games just played;
+    ``watch`` (``experiments.watch``) the phases: playing (every game the limit allows; the
+    phase is renamed per batch, with the SPRT's state), then the standings. An engine error
+    raises ``RuntimeError`` naming the game."""
     from simulator.simulate import numba_threads, records_frame, run_records
+
+    from .watch import watching
 
     started = time.perf_counter()
     settings, lus = t.settings, t.lineups
@@ -192,12 +196,21 @@ def play(t: Tournament, threads: int | None = None,
     batches: list[dict] = []
     playing = 0.0
     check = None
+    w = watching(watch, progress)
+    w.begin("playing", t.games * len(lus))
+    most = -(-t.games // t.batch)
     for first in range(0, t.games, t.batch):
         count = min(t.batch, t.games - first)
+        at = f"batch {len(batches) + 1} of at most {most}"
+        if check is not None:
+            at += (f" ({sum(p['settled'] for p in check.pairs)} of {len(check.pairs)} adjacent "
+                   f"pairs settled)")
+        w.phase = f"{at}: playing"
         t0 = time.perf_counter()
         with numba_threads(threads):
             records = [run_records(s, t.seed, first, count) for s in settings]
         playing += time.perf_counter() - t0
+        w.phase = f"{at}: rating"
         frames = [records_frame(r, s, t.seed, first) for r, s in zip(records, settings)]
         block = TS.Games.from_frames(frames, t.strategies, lus, settings[0])
         blocks.append(block)
@@ -205,8 +218,7 @@ def play(t: Tournament, threads: int | None = None,
         ratings.feed(block)
         if on_batch is not None:
             on_batch(TS.games_frame(frames, block, t.strategies, lus))
-        if progress is not None:
-            progress(count * len(lus))
+        w.update(count * len(lus))
         check = TS.stop_check(pairs, ratings, t.alpha, t.beta, t.delta)
         batches.append({"batch": len(batches), "first": first, "indices": count,
                         "games": count * len(lus), "indices_so_far": first + count,
@@ -214,6 +226,7 @@ def play(t: Tournament, threads: int | None = None,
                         "unsettled": [f"{a} vs {b}" for a, b in check.unsettled]})
         if t.stop and check.settled:
             break
+    w.begin("standings and head to head")
     games = TS.Games.concat(blocks)
     return Result(tournament=t, games=games, standings=TS.standings(games, ratings),
                   head_to_head=TS.head_to_head(games), ratings=ratings, stop=check,

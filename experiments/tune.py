@@ -141,14 +141,18 @@ def win_shares(settings: Settings, rows: np.ndarray, player: int) -> np.ndarray:
     return winners[:, player] / winners.sum(axis=1)
 
 
-def measure(t: Tuning, spec: str, first: int, count: int, threads=None) -> np.ndarray:
+def measure(t: Tuning, spec: str, first: int, count: int, threads=None,
+            played: Callable[[int], None] | None = None) -> np.ndarray:
     """The candidate's win share per game index (mean over its seats), indices
-    ``first .. first+count-1`` of the tuning's seed."""
+    ``first .. first+count-1`` of the tuning's seed; ``played(count)`` after each seat's
+    games."""
     from simulator.simulate import numba_threads, run_records
     shares = np.zeros(count)
     with numba_threads(threads):
         for seat, s in enumerate(t.lineups(spec)):
             shares += win_shares(s, run_records(s, t.seed, first, count), s.player_of_seat[seat])
+            if played is not None:
+                played(count)
     return shares / t.players
 
 
@@ -163,37 +167,52 @@ class TuneResult:
     seconds: float
 
 
-def tune(t: Tuning, threads=None, progress: Callable[[int], None] | None = None) -> TuneResult:
+def generations(t: Tuning) -> int:
+    """Generations the budget pays for (CMA-ES may stop sooner)."""
+    return max(1, t.budget // (t.popsize * t.games * t.players))
+
+
+def tune(t: Tuning, threads=None, progress: Callable[[int], None] | None = None,
+         watch=None) -> TuneResult:
+    """Search, then measure the best and the start on the held-out indices. ``progress(n)``
+    gets the games just played; ``watch`` (``experiments.watch``) the phases: the search (its
+    games; renamed per generation) and the hold-out."""
     import cma
 
     from experiments.stats import bounded_mean_ci, paired_diff
+
+    from .watch import watching
+    w = watching(watch, progress)
     started = time.perf_counter()
     x0 = np.clip(t.to_unit(t.start_values()), 0.0, 1.0)
     per_candidate = t.games * t.players
-    generations = max(1, t.budget // (t.popsize * per_candidate))
+    most = generations(t)
     es = cma.CMAEvolutionStrategy(x0, t.sigma, {
         "bounds": [0.0, 1.0], "popsize": t.popsize, "seed": t.seed % (2**32 - 1) + 1,
-        "verbose": -9, "verb_disp": 0, "verb_log": 0, "maxiter": generations})
+        "verbose": -9, "verb_disp": 0, "verb_log": 0, "maxiter": most})
     history, played = [], 0
-    for gen in range(generations):
+    w.begin("search", most * t.popsize * per_candidate)
+    for gen in range(most):
+        best = max((h["win_share"] for h in history), default=None)
+        w.phase = f"generation {gen + 1}/{most}" + (
+            "" if best is None else f" (best candidate so far {100 * best:.1f}%)")
         xs = es.ask()
         first = gen * t.games                      # this generation's common game indices
         fitness = []
         for k, x in enumerate(xs):
             spec = t.spec(x)
-            share = float(measure(t, spec, first, t.games, threads).mean())
+            share = float(measure(t, spec, first, t.games, threads, w.update).mean())
             fitness.append(-share)
             history.append({"generation": gen, "candidate": k, "spec": spec,
                             "win_share": share, "games": per_candidate})
             played += per_candidate
-            if progress is not None:
-                progress(per_candidate)
         es.tell(xs, fitness)
         if es.stop() and "maxiter" not in es.stop():
             break
     best, start = t.spec(es.result.xfavorite), t.spec(x0)
-    a = measure(t, best, HOLDOUT, t.holdout, threads)
-    b = measure(t, start, HOLDOUT, t.holdout, threads)
+    w.begin("hold-out (the best and the start, paired)", 2 * t.holdout * t.players)
+    a = measure(t, best, HOLDOUT, t.holdout, threads, w.update)
+    b = measure(t, start, HOLDOUT, t.holdout, threads, w.update)
     played += 2 * t.holdout * t.players
     mean, lo, hi, n, method = bounded_mean_ci(a, 0.0, 1.0)
     s_mean, s_lo, s_hi, _, _ = bounded_mean_ci(b, 0.0, 1.0)

@@ -224,7 +224,8 @@ def test_intervals_stay_inside_the_range(tmp_path):
 
 
 def test_progress_in_a_log_is_plain_lines(tmp_path):
-    """stderr not a terminal (CliRunner, a log file): no carriage returns, one final line."""
+    """stderr not a terminal (CliRunner, a log file): no carriage returns, one final line
+    (the phases, the rate, the ETA and the heartbeat: ``test_progress``)."""
     r = invoke("simulate", "--players", 3, "--games", 25, "--chunk", 5)
     assert r.exit_code == 0
     assert "\r" not in r.stderr
@@ -233,33 +234,3 @@ def test_progress_in_a_log_is_plain_lines(tmp_path):
     assert p.returncode == 0 and "\r" not in p.stderr and "simulate: 25/25 games" in p.stderr
     q = invoke("simulate", "--players", 3, "--games", 25, "--no-progress")
     assert q.exit_code == 0 and q.stderr == ""
-
-
-def test_progress_helper():
-    import io
-
-    from simulator.cli.progress import Progress
-    now = [0.0]
-    log = io.StringIO()
-    with Progress(100, "game", "sweep", stream=log, every=10, clock=lambda: now[0]) as bar:
-        for _ in range(10):
-            now[0] += 4                                   # a chunk every 4 s
-            bar.update(10)
-    lines = log.getvalue().splitlines()
-    assert lines == ["sweep: 30/100 games (30%) in 12.0 s, 2 games/s",
-                     "sweep: 60/100 games (60%) in 24.0 s, 2 games/s",
-                     "sweep: 90/100 games (90%) in 36.0 s, 2 games/s",
-                     "sweep: 100/100 games (100%) in 40.0 s, 2 games/s"]
-    quiet = io.StringIO()
-    with Progress(5, quiet=True, stream=quiet) as bar:
-        bar.update(5)
-    assert quiet.getvalue() == ""
-
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
-    tty = Terminal()
-    bar = Progress(5, "game", "simulate", stream=tty)
-    bar.update(5)
-    bar.close()
-    assert "\r" in tty.getvalue() and "100%" in tty.getvalue()        # tqdm's bar

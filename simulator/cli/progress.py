@@ -1,68 +1,228 @@
 """What a long command says on stderr while it runs: the compile note and the progress.
 
-On a terminal the progress is a tqdm bar. Anywhere else (a log file, a pipe, a batch job) a bar's
-carriage-return updates would fill the log, so ``Progress`` writes a plain line at most every
-``every`` seconds and one when the work is done. ``quiet`` (``--no-progress``) silences both.
+A person watching a terminal, or ``tail -f`` on a ``nohup`` log, should always know what the
+command is doing and when it will end. So ``Progress`` names the *phase* (``sweep five-six:
+playing``, ``tune: generation 3/12``), counts its units (done/total, rate, ETA), and never stays
+silent for long: on a terminal a tqdm bar, refreshed every second; anywhere else (a log, a
+pipe, a batch job) a bar's carriage returns would fill the log, so a plain line when a phase
+begins, every ``every`` seconds (10 by default, ``SURVIVE_SIM_PROGRESS_EVERY`` to change) --
+from a heartbeat thread when no unit finished in that time -- and one when the work is done.
+``quiet`` (``--no-progress``) silences all of it.
+
+The phases are told by the code that knows them: ``experiments`` functions take a *watch*
+(``experiments.watch``) and a ``Progress`` is one.
 """
 from __future__ import annotations
 
+import math
 import os
 import sys
+import threading
 import time
+import weakref
 
 import click
 
+ENV = "SURVIVE_SIM_PROGRESS_EVERY"
+EVERY = 10.0             # seconds between lines in a log, at most (the heartbeat keeps it)
+TTY_EVERY = 1.0          # a terminal bar's refresh while nothing finishes (its clock ticks on)
+MIN_WAIT = 0.05          # the heartbeat thread never spins faster than this
+MIN_BEAT = 1.0           # nor repeats a line more often (every = 0: a line at every update)
+
+
+def interval(every: float | None = None) -> float:
+    """Seconds between progress lines: ``every``, else ``$SURVIVE_SIM_PROGRESS_EVERY``, else
+    10. A bad value in the environment is a usage error (one line, exit 2)."""
+    if every is not None:
+        return float(every)
+    raw = os.environ.get(ENV, "").strip()
+    if not raw:
+        return EVERY
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise click.UsageError(f"{ENV}={raw!r}: give the seconds between progress lines, a "
+                               f"number >= 0 (default {EVERY:g}; 0 = a line at every update)")
+    return value
+
+
+def duration(seconds: float) -> str:
+    """``12.3 s``, ``4 min 05 s``, ``2 h 07 min``: what a person reads at a glance."""
+    if round(seconds, 1) < 60:
+        return f"{max(seconds, 0.0):.1f} s"
+    s = round(seconds)
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+def _rate(r: float) -> str:
+    return f"{r:,.0f}" if r >= 10 else f"{r:.1f}" if r >= 1 else f"{r:.2g}"
+
 
 class Progress:
-    """``update(n)`` as work is done, ``close()`` at the end (or use it as a context manager).
+    """Progress of a command in phases, on stderr.
 
-    ``total`` units of work named ``unit`` (``game``), shown under ``desc`` (the command)."""
+    ``Progress(total=None, unit="game", phase="", *, title="", quiet=False, done=0, ...)``
+    starts the first phase; ``update(n)`` as units finish; ``phase = "..."`` renames the
+    current phase (its counts go on); ``begin(phase, total, done=0, unit=None)`` starts a new
+    one (its own counts, rate and ETA; ``total=None``: a phase without units, shown with its
+    elapsed time); ``note(text)`` prints a line without breaking the bar; ``close()`` at the
+    end (or use it as a context manager: an exception stops it without the final line).
 
-    def __init__(self, total: int, unit: str = "game", desc: str = "", quiet: bool = False,
-                 stream=None, every: float = 10.0, clock=time.monotonic):
-        self.total, self.unit, self.desc, self.quiet = total, unit, desc, quiet
+    What is shown is ``title: phase`` (either may be empty). ``done`` of ``begin`` and of the
+    constructor are units finished before this process (a resumed run): they count towards
+    done/total but not towards the rate. ``every`` (default: ``interval()``) is the most
+    seconds between two lines in a log; ``clock``, ``stream`` and ``heartbeat=False`` (then
+    call ``tick()`` yourself) are for tests; ``desc`` is the old name of ``phase``.
+    Thread-safe; nothing is printed after ``close()``.
+    """
+
+    def __init__(self, total: int | None = None, unit: str = "game", phase: str = "", *,
+                 title: str = "", quiet: bool = False, done: int = 0, stream=None,
+                 every: float | None = None, clock=time.monotonic, heartbeat: bool = True,
+                 desc: str | None = None):
+        self.quiet = quiet
         self.stream = stream if stream is not None else sys.stderr
-        self.every, self.clock = every, clock
-        self.done = 0
-        self.start = self.last = clock()
+        self.every = 0.0 if quiet else interval(every)
+        self.clock = clock
+        self.unit0 = unit
+        self._title = title
+        self._lock = threading.RLock()
+        self._closed = quiet
+        self._tty = not quiet and _isatty(self.stream)
         self.bar = None
-        if not quiet and _isatty(self.stream):
-            from tqdm import tqdm
-            self.bar = tqdm(total=total, unit=unit, unit_scale=True, file=self.stream,
-                            desc=desc or None, dynamic_ncols=True)
+        self._beat = self._stop = None
+        self.last = clock()
+        self._start(phase if desc is None else desc, total, done, unit)
+        if not quiet and heartbeat:
+            self._stop = threading.Event()
+            self._beat = threading.Thread(target=_heartbeat, name="progress-heartbeat",
+                                          args=(weakref.ref(self), self._stop), daemon=True)
+            self._beat.start()
 
-    def update(self, n: int) -> None:
-        self.done += n
-        if self.bar is not None:
-            self.bar.update(n)
-        elif not self.quiet and self.done < self.total:
-            now = self.clock()
-            if now - self.last >= self.every:
-                self.last = now
+    # ------------------------------------------------------------------ what it shows
+    @property
+    def name(self) -> str:
+        return ": ".join(x for x in (self._title, self._phase) if x)
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @phase.setter
+    def phase(self, text: str) -> None:
+        """Rename the current phase; its counts, rate and ETA go on."""
+        with self._lock:
+            self._phase = text
+            if self.bar is not None:
+                self.bar.set_description(self.name or None)
+
+    @property
+    def title(self) -> str:
+        return self._title
+
+    @title.setter
+    def title(self, text: str) -> None:
+        with self._lock:
+            self._title = text
+            if self.bar is not None:
+                self.bar.set_description(self.name or None)
+
+    @property
+    def total(self) -> int | None:
+        return self._total
+
+    @total.setter
+    def total(self, value: int | None) -> None:
+        with self._lock:
+            self._total = value
+            if self.bar is not None:
+                self.bar.total = value
+                self.bar.refresh()
+
+    # ------------------------------------------------------------------ changes
+    def begin(self, phase: str, total: int | None = None, done: int = 0,
+              unit: str | None = None) -> None:
+        """End the current phase (its last line, without ETA) and start ``phase``: ``total``
+        units (None: none to count) of which ``done`` were finished before; ``unit`` None
+        keeps the unit given to the constructor."""
+        with self._lock:
+            if self._closed:
+                return
+            self._finish()
+            self._start(phase, total, done, unit or self.unit0)
+
+    def finish(self) -> None:
+        """End the current phase (its last line) and start none (idle: no heartbeat either).
+        For a caller that changes ``title`` next, so that the line is still shown under the
+        old one, or that checks its input next: bad input must stay a single line."""
+        self.begin("")
+
+    def update(self, n: int = 1) -> None:
+        with self._lock:
+            self.done += n
+            if self._closed:
+                return
+            if self._tty:
+                if self.bar is not None:
+                    self.bar.update(n)
+            elif self._total is None or self.done < self._total:
+                now = self.clock()
+                if now - self.last >= self.every:
+                    self._line(now)
+
+    def note(self, text: str) -> None:
+        """A line of its own (an announcement, a round's result), above the bar if any."""
+        with self._lock:
+            if self._closed:
+                return
+            if self.bar is not None:
+                self.bar.write(text, file=self.stream)
+            else:
+                print(text, file=self.stream, flush=True)
+
+    def tick(self) -> float:
+        """The heartbeat: repeat the state with its elapsed time if nothing was written for
+        ``every`` seconds (at least ``MIN_BEAT``; on a terminal: redraw the bar, so its clock
+        moves). Returns the seconds until it is due again. Called by the heartbeat thread;
+        tests call it with a fake clock."""
+        with self._lock:
+            if self._closed:
+                return TTY_EVERY
+            if self._tty:
+                if self.bar is not None:
+                    self.bar.refresh()
+                return TTY_EVERY
+            now, beat = self.clock(), max(self.every, MIN_BEAT)
+            if now - self.last >= beat and self._phase:     # idle (no phase): nothing to say
                 self._line(now)
+            wait = beat - (now - self.last)
+            return wait if wait > 0 else beat
 
     def ended_early(self) -> None:
         """The work stopped short of ``total`` by design (a tournament's stop rule): what was
         done becomes the total, so the bar and the last line read complete."""
         self.total = self.done
-        if self.bar is not None:
-            self.bar.total = self.done
-            self.bar.refresh()
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
-        elif not self.quiet and self.total and self.done >= self.total:
-            self._line(self.clock())
-            self.quiet = True                              # once
+        """The last line of the last phase (when it was counted to its end); then silence."""
+        with self._lock:
+            if not self._closed:
+                self._finish(last=True)
+                self._closed = True
+        self._halt()
 
-    def _line(self, now: float) -> None:
-        elapsed = max(now - self.start, 1e-9)
-        where = f"{self.desc}: " if self.desc else ""
-        print(f"{where}{self.done:,}/{self.total:,} {self.unit}s "
-              f"({100 * self.done / max(self.total, 1):.0f}%) in {elapsed:.1f} s, "
-              f"{self.done / elapsed:,.0f} {self.unit}s/s", file=self.stream, flush=True)
+    def abort(self) -> None:
+        """Stop without a last line (an error, Ctrl-C): the bar stays where it stopped."""
+        with self._lock:
+            if not self._closed and self.bar is not None:
+                self.bar.close()
+                self.bar = None
+            self._closed = True
+        self._halt()
 
     def __enter__(self) -> Progress:
         return self
@@ -70,8 +230,89 @@ class Progress:
     def __exit__(self, *exc) -> None:
         if exc[0] is None:
             self.close()
-        elif self.bar is not None:                         # leave the bar where it stopped
-            self.bar.close()
+        else:
+            self.abort()
+
+    # ------------------------------------------------------------------ inside
+    def _start(self, phase: str, total: int | None, done: int, unit: str) -> None:
+        self._phase, self._total, self.unit = phase, total, unit
+        self.done = self.initial = done
+        self.start = self.clock()
+        self._shown = None
+        if self._closed:
+            return
+        if self._tty:
+            if not phase and total is None:          # idle (``finish``): no bar to show
+                return
+            from tqdm import tqdm
+            fmt = None if total is not None else "{desc} ... {elapsed}"
+            self.bar = tqdm(total=total, initial=done, unit=unit, unit_scale=True,
+                            file=self.stream, desc=self.name or None, dynamic_ncols=True,
+                            bar_format=fmt)
+        elif self._phase:                            # a title alone says nothing yet
+            self._line(self.start)
+
+    def _finish(self, last: bool = False) -> None:
+        """The current phase's last line: counted phases only, once per state, no ETA; at
+        ``close`` only when the phase reached its total."""
+        if self._tty:
+            if self.bar is not None:
+                self.bar.close()
+                self.bar = None
+        elif self._total is not None and self.done != self._shown and \
+                (not last or self.done >= self._total):
+            self._line(self.clock(), final=True)
+
+    def _halt(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+            if self._beat is not threading.current_thread():
+                self._beat.join(timeout=1.0)
+
+    def _line(self, now: float, final: bool = False) -> None:
+        self.last = now
+        self._shown = self.done
+        print(self.text(now, final), file=self.stream, flush=True)
+
+    def text(self, now: float | None = None, final: bool = False) -> str:
+        """The state as one line: ``title: phase: done/total units (pct%) in elapsed, rate
+        units/s, ETA t`` (no ETA once ``final``); a phase without units shows its elapsed time."""
+        now = self.clock() if now is None else now
+        elapsed = max(now - self.start, 0.0)
+        name = self.name or "progress"
+        units = f"{self.unit}s"
+        if self._total is None and self.done == self.initial:
+            return f"{name} ..." + (f" {duration(elapsed)}" if elapsed > 0 else "")
+        if self._total is None:
+            count = f"{self.done:,} {units}"
+        else:
+            pct = 100 if self._total <= 0 else min(100, 100 * self.done // self._total)
+            count = f"{self.done:,}/{self._total:,} {units} ({pct}%)"
+        out = f"{name}: {count} in {duration(elapsed)}"
+        played = self.done - self.initial
+        rate = played / elapsed if played > 0 and elapsed > 0 else None
+        if rate is not None:
+            out += f", {_rate(rate)} {units}/s"
+        if not final and self._total is not None and self.done < self._total:
+            out += (f", ETA {duration((self._total - self.done) / rate)}" if rate
+                    else ", ETA unknown")
+        return out
+
+
+def _heartbeat(ref, stop: threading.Event) -> None:
+    """The thread behind ``Progress.tick``: holds only a weak reference, so a progress that
+    was never closed and is gone stops it too; a broken stream ends it quietly."""
+    wait = MIN_WAIT
+    while not stop.wait(max(wait, MIN_WAIT)):
+        progress = ref()
+        if progress is None:
+            return
+        try:
+            wait = progress.tick()
+        except Exception:                      # noqa: BLE001 -- stderr closed, at exit ...
+            return
+        finally:
+            del progress
 
 
 def _isatty(stream) -> bool:
@@ -83,15 +324,38 @@ def _isatty(stream) -> bool:
 
 def compile_note(entry: str, quiet: bool) -> None:
     """Say so on stderr when the engine is about to compile (no cache for these sources)."""
-    if quiet:
+    if quiet or engine_cached(entry):
         return
+    import simulator
+    click.echo(f"survive-sim: compiling the engine for these sources (a few minutes, once; "
+               f"cached in {simulator.CACHE_DIR})", err=True)
+
+
+def engine_cached(entry: str = "run_games") -> bool:
+    """numba's cache of ``engine.ENTRY`` for this checkout exists. numba keeps it in a folder
+    named after the *path* of the source folder, so a second checkout of the same sources
+    (a git worktree) compiles again: look in this checkout's folder, not any."""
     import glob
 
     import simulator
-    if not glob.glob(os.path.join(simulator.CACHE_DIR, "**", f"engine.{entry}-*.nbi"),
-                     recursive=True):
-        click.echo(f"survive-sim: compiling the engine for these sources (a few minutes, once; "
-                   f"cached in {simulator.CACHE_DIR})", err=True)
+    where = os.path.dirname(os.path.abspath(simulator.__file__))
+    try:
+        from numba.core.caching import _CacheLocator
+        sub = _CacheLocator.get_suitable_cache_subpath(os.path.join(where, "engine.py"))
+    except (ImportError, AttributeError):                  # another numba: any folder
+        sub = "**"
+    return bool(glob.glob(os.path.join(simulator.CACHE_DIR, sub, f"engine.{entry}-*.nbi"),
+                          recursive=True))
+
+
+def load_engine(progress: Progress, settings, threads: int | None = None) -> None:
+    """Load (or compile) the engine by playing one game, as a phase of its own: the first
+    call of a process reads numba's cache (about a second) or compiles (minutes)."""
+    from simulator.simulate import numba_threads, run_records
+    progress.begin("loading the engine" if engine_cached() else
+                   "compiling the engine (a few minutes, once)")
+    with numba_threads(threads):
+        run_records(settings, 0, 0, 1)
 
 
 def threads_used(threads: int | None) -> int:

@@ -104,7 +104,7 @@ def animation(log: dict, path: str, frames: str, kind: str) -> None:
 
     from replays.draw import animate
     total = len(animate.frame_events(log, frames))
-    with Progress(total, unit="frame", desc=kind) as bar:
+    with Progress(total, unit="frame", phase=kind) as bar:
         def step(done, _total):
             bar.update(1)
         try:

@@ -75,24 +75,38 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
         bad(f"{out} is a file; --out needs a folder", "--out")
     run, page = os.path.join(out, "run"), os.path.join(out, "report")
     from . import report as report_cmd
+    from .progress import Progress
     from .sweep import play
     if until_settled:
         from dataclasses import replace
 
-        from experiments.settle import play_until_settled
+        from experiments.settle import play_until_settled, sizes
         first = True
+        start = replace(spec, games=games or spec.chunk)
+        plan = sizes(games or start.chunk, max_games, start.chunk)
 
         def sweep(at):
             nonlocal first
+            r = plan.index(at.games) + 1 if at.games in plan else "?"
             play(at, run, force_new and first, threads, scheduler,
-                 workers if scheduler else None, no_progress)
+                 workers if scheduler else None, no_progress,
+                 progress=bar, title=f"study {name}: round {r} of at most {len(plan)} "
+                                     f"({at.games:,} games per setting)")
+            bar.finish()                        # the round's last line, under its title
+            bar.title = f"study {name}"
             first = False
-        try:
-            rounds = play_until_settled(replace(spec, games=games or spec.chunk), run,
-                                        max_games, games, sweep,
-                                        say=lambda line: click.echo(line, err=True))
-        except (ValueError, OSError) as e:
-            bad(one_line(e))
+
+        def say(line):                          # a round's verdicts: shown even when quiet
+            if no_progress:
+                click.echo(line, err=True)
+            else:
+                bar.note(line)
+        with Progress(title=f"study {name}", quiet=no_progress) as bar:
+            try:
+                rounds = play_until_settled(start, run, max_games, games, sweep,
+                                            say=say, watch=bar)
+            except (ValueError, OSError) as e:
+                bad(one_line(e))
         end = rounds.rounds[-1]
         click.echo(f"until settled: {len(rounds.rounds)} round(s), {end[0]:,} games per "
                    f"setting; {end[1]} of {end[2]} verdicts settled"
@@ -100,7 +114,7 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
                       else ""), err=True)
     else:
         play(spec, run, force_new, threads, scheduler, workers if scheduler else None,
-             no_progress)
+             no_progress, title=f"study {name}")
     result = report_cmd.write(run, page, no_progress, None, scheduler, workers)
     click.echo(f"report: {os.path.join(page, 'index.html')} (also index.md; "
                f"{result.figures} charts, tables/ and verdicts.csv)")

@@ -173,14 +173,19 @@ def sweep(spec_file, out, games, seed, chunk, players, strategies, boats, challe
     for line in spec.skipped:
         click.echo(f"skipped: {line}", err=True)
     if plan:
-        _print_plan(spec, threads, scheduler, workers)
+        _print_plan(spec, threads, scheduler, workers, no_progress)
         return
     play(spec, out, force_new, threads, scheduler, workers, no_progress)
 
 
-def _print_plan(spec, threads, scheduler, workers) -> None:
+def _print_plan(spec, threads, scheduler, workers, no_progress) -> None:
     from experiments.plan import describe
-    click.echo(describe(spec, threads=threads, workers=workers if scheduler else None))
+
+    from .progress import Progress, compile_note
+    compile_note("run_games", no_progress)
+    with Progress(title=f"sweep {spec.name}: plan", quiet=no_progress) as p:
+        text = describe(spec, threads=threads, workers=workers if scheduler else None, watch=p)
+    click.echo(text)
 
 
 class _Signals:
@@ -208,47 +213,45 @@ class _Signals:
         return 128 + int(self.got)
 
 
-def play(spec, out, force_new, threads, scheduler, workers, no_progress) -> None:
+def play(spec, out, force_new, threads, scheduler, workers, no_progress, progress=None,
+         title=None) -> None:
     """Play ``spec`` into ``out`` with progress on stderr; a stop request exits 130 / 143
-    (the folder stays resumable). Shared with ``study``."""
+    (the folder stays resumable). Shared with ``study``, which passes its own ``progress``
+    (a ``Progress`` that goes on after the sweep; closing it is the caller's) and ``title``."""
+    import contextlib
+
     from experiments.runs import RunError
     from experiments.sweep import run_sweep
 
-    from .progress import Progress, compile_note
+    from .progress import Progress, compile_note, load_engine
     compile_note("run_games", no_progress)
-    tty = sys.stderr.isatty()
-    bar = None
+    p = progress if progress is not None else Progress(quiet=no_progress)
+    p.finish()                 # no phase (silent) while run_sweep checks the folder and the
+    p.title = title or f"sweep {spec.name}"       # scheduler: bad input stays one line
 
     def started(done, total):
-        nonlocal bar
-        if not no_progress:
-            click.echo(f"sweep {spec.name}: {len(spec.points)} settings x {spec.games} games "
-                       f"(seed {spec.seed}) into {out}; {done} of {total} games already there",
-                       err=True)
-        if tty and not no_progress:
-            bar = Progress(total=total, unit="game", desc="sweep")
-            bar.update(done)
+        p.note(f"{p.title}: {len(spec.points)} settings x {spec.games:,} games (seed "
+               f"{spec.seed}) into {out}; {done:,} of {total:,} games already there")
+        if scheduler is None and done < total:
+            load_engine(p, spec.points[0].settings, threads)
 
     def setting_done(label, n):
-        if not tty and not no_progress:
-            click.echo(f"done: {label} ({n} games)", err=True)
+        p.note(f"done: {label} ({n} games)")
 
-    with _Signals() as sig:
+    with (p if progress is None else contextlib.nullcontext()), _Signals() as sig:
         try:
             outcome = run_sweep(spec, out, force_new=force_new, threads=threads,
-                                scheduler=scheduler, workers=workers,
-                                progress=lambda n: bar.update(n) if bar else None,
+                                scheduler=scheduler, workers=workers, watch=p,
                                 setting_done=setting_done, started=started,
                                 stop=lambda: sig.got is not None)
         except RunError as e:
             bad(str(e))
         except RuntimeError as e:                             # an engine error names the game
             raise click.ClickException(one_line(e))
-        finally:
-            if bar is not None:
-                bar.close()
     rate = outcome.games_played / max(outcome.seconds, 1e-9)
     if outcome.stopped:
+        if progress is not None:
+            progress.abort()                     # the command ends here: the caller's bar too
         click.echo(f"stopped after {outcome.games_done} of {outcome.games_total} games; run the "
                    f"same command to resume", err=True)
         sys.exit(sig.code)

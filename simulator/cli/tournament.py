@@ -16,7 +16,7 @@ from .options import (
     rule_options,
     seed_option,
 )
-from .progress import Progress, compile_note, threads_used
+from .progress import Progress, compile_note, load_engine, threads_used
 
 OPEN01 = click.FloatRange(0, 1, min_open=True, max_open=True)
 
@@ -83,7 +83,6 @@ def tournament(strategies, players, games, out, seed, threads, batch, alpha, bet
 
     from experiments.tournament import play
     from experiments.tournament_out import Folder, text
-    from simulator.simulate import numba_threads, run_records
     try:
         folder = Folder(out, force)
     except TournamentError as e:
@@ -91,12 +90,10 @@ def tournament(strategies, players, games, out, seed, threads, batch, alpha, bet
 
     compile_note("run_games", no_progress)
     try:
-        with numba_threads(threads):
-            run_records(t.settings[0], seed, 0, 1)          # load or compile, start the threads
-        with Progress(games * len(t.lineups), "game", "tournament", quiet=no_progress) as bar, \
-                folder as f:
-            result = play(t, threads, on_batch=f.write_games, progress=bar.update)
-            bar.ended_early()
+        with Progress(title="tournament", quiet=no_progress) as bar, folder as f:
+            load_engine(bar, t.settings[0], threads)         # load or compile, start threads
+            result = play(t, threads, on_batch=f.write_games, watch=bar)
+            bar.begin(f"writing {out}")
             f.finish(result)
     except RuntimeError as e:                                 # engine error: name the game
         raise click.ClickException(one_line(e))

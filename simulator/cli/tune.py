@@ -47,7 +47,7 @@ def tune(strategy, against, budget, players, games, popsize, params, holdout, se
     from strategies.registry import split_specs
 
     from .files import atomic_file, check_writable
-    from .progress import Progress, compile_note
+    from .progress import Progress, compile_note, load_engine
     load_plugins_option(plugins)
     if out is not None:
         check_writable(out, "--out")
@@ -58,11 +58,10 @@ def tune(strategy, against, budget, players, games, popsize, params, holdout, se
     except TuneError as e:
         bad(str(e), e.param)
     compile_note("run_games", no_progress)
-    total = (budget // (popsize * games * players)) * popsize * games * players
     try:
-        with Progress(total, "game", "tune", quiet=no_progress) as bar:
-            result = run(t, threads, progress=bar.update)
-            bar.ended_early()
+        with Progress(title="tune", quiet=no_progress) as bar:
+            load_engine(bar, t.lineups(t.spec(t.to_unit(t.start_values())))[0], threads)
+            result = run(t, threads, watch=bar)
     except RuntimeError as e:
         raise click.ClickException(one_line(e))
     click.echo(summary(result))
