@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -166,7 +165,8 @@ def plan(run, *, games: int | None = None, pool_rotations: bool = True,
         entries = [(e.label, e.parts, e.seating is not None, e.players)
                    for e in catalog.entries if e.label in used]
     meta = settings_table(pd.DataFrame(shown)) if shown else pd.DataFrame()
-    drawn = set(meta.index) if charts is True else set(charts(meta)) if charts else set()
+    drawn = (set() if not len(meta) or not charts else set(meta.index) if charts is True
+             else set(charts(meta)))
     extra = {p for g in groups if g.label in drawn for p in g.parts}
     columns = {lab: block_columns(probes[lab]) + (_chart_columns(probes[lab])
                                                   if lab in extra else [])
@@ -354,16 +354,18 @@ class Analysis:
 
 def analyse(run, *, games: int | None = None, pool_rotations: bool = True,
             charts=True, claims: dict | None = None, scheduler=None,
-            workers: int | None = None, progress: Callable[[int, int], None] | None = None
-            ) -> Analysis:
+            workers: int | None = None, watch=None) -> Analysis:
     """Read the run folder ``run`` once (its first ``games`` games per setting when given)
     and return its ``Analysis``. ``pool_rotations``: show every complete set of rotations of a
     mixed seating as one setting (the report; ``stats`` shows each rotation). ``charts``: as
     for ``plan``. ``claims``:
     also the moments their verdicts need. ``scheduler``: a Dask address (``local`` starts a
     cluster of ``workers`` processes) on which the chunks are read; without it, chunks are
-    read here, by ``workers`` processes (default: one per core for a large run).
-    ``progress(done, total)`` is called after each chunk."""
+    read here, by ``workers`` processes (default: one per core for a large run). ``watch``
+    (``experiments.watch``) sees the chunks read; nothing is said before the run is known to
+    be one (a bad folder is one line)."""
+    from .watch import watching
+    w = watching(watch)
     t0 = time.perf_counter()
     work, catalog, meta, account, manifest = plan(run, games=games,
                                                   pool_rotations=pool_rotations,
@@ -374,10 +376,11 @@ def analyse(run, *, games: int | None = None, pool_rotations: bool = True,
     ks = sorted({k for by_k in work.files.values() for k in by_k})
     total = _empty(work)
     rows = sum(h for h, _ in account.values())
-    for done, part in enumerate(_run(work, ks, scheduler, workers, rows), start=1):
+    w.begin(f"reading {rows:,} games of {len(work.probes)} settings", total=len(ks),
+            unit="chunk")
+    for part in _run(work, ks, scheduler, workers, rows):
         total.merge(part)
-        if progress:
-            progress(done, len(ks))
+        w.update(1)
     if catalog is not None:
         for key, mom in total.joints.items():
             catalog.joints[key] = catalog.joint_of([], key, mom)

@@ -63,7 +63,7 @@ def play_until_settled(spec, out: str, cap: int, first: int | None = None,
     from .runs import RunFolder
     from .sweep import run_sweep
     from .verdicts import judge_run
-    from .watch import watching
+    from .watch import under, watching
     w = watching(watch)
     if not spec.claims:
         raise ValueError(f"study {spec.name} names no claims: nothing to settle")
@@ -77,8 +77,10 @@ def play_until_settled(spec, out: str, cap: int, first: int | None = None,
                 run_sweep(at, out)
             else:
                 sweep(at)
-        w.begin(f"round {r} of at most {len(plan)}: judging {n:,} games per setting")
-        table = judge_run(out, spec.claims, sequential=True, games=n)
+        judging = f"round {r} of at most {len(plan)}: judging {n:,} games per setting"
+        w.begin(judging)
+        table = judge_run(out, spec.claims, sequential=True, games=n,
+                          watch=under(watch, judging))
         live = table[table["n"] > 0]
         k = int(live["verdict"].isin(SETTLED).sum())
         done.rounds.append((n, k, len(live)))

@@ -46,7 +46,8 @@ import pandas as pd
 
 from simulator.scoring import decide
 
-from .stats import bounded_mean_ci, score_bound
+from .games import score_bound
+from .moments import bounded_mean_ci
 
 KEYS = ("score", "rescued", "rescued_value", "turns")
 LINEUP_SEP = " | "                  # names may hold commas (``greedy:risk=2.0,greed=0.5``)

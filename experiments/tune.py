@@ -179,7 +179,8 @@ def tune(t: Tuning, threads=None, progress: Callable[[int], None] | None = None,
     games; renamed per generation) and the hold-out."""
     import cma
 
-    from experiments.stats import bounded_mean_ci, paired_diff
+    from experiments.moments import bounded_mean_ci
+    from experiments.stats import paired_diff
 
     from .watch import watching
     w = watching(watch, progress)

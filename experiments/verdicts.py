@@ -175,7 +175,8 @@ def verdicts(df: pd.DataFrame, claims: dict, look: Look = FIXED,
 
 def judge_run(run, claims: dict | None = None, *, sequential: bool = False,
               games: int | None = None, record: bool = True, log=None,
-              analysis=None, scheduler=None, workers: int | None = None) -> pd.DataFrame:
+              analysis=None, scheduler=None, workers: int | None = None,
+              watch=None) -> pd.DataFrame:
     """The verdict table of a run folder at its current look (``experiments.looks``): the run
     read once, chunk by chunk (``experiments.analysis``; the first ``games`` games of each
     setting when given), judged with the run's earlier looks frozen, and the look recorded in
@@ -189,7 +190,7 @@ def judge_run(run, claims: dict | None = None, *, sequential: bool = False,
     claims = manifest.get("claims") or {} if claims is None else claims
     if analysis is None:
         analysis = analyse(run, games=games, charts=False, claims=claims or None,
-                           scheduler=scheduler, workers=workers)
+                           scheduler=scheduler, workers=workers, watch=watch)
     account = analysis.account
     have = sum(h for h, _ in account.values())
     per_setting = max((h for h, _ in account.values()), default=0)

@@ -66,3 +66,29 @@ def watching(watch: Watch | None, progress: Callable[[int], None] | None = None)
     (the callback the functions took before they took a watch)."""
     watch = watch if watch is not None else Silent()
     return watch if progress is None else _Counted(watch, progress)
+
+
+class _Prefixed:
+    """A watch whose phases are named under ``prefix`` (a round of a longer job)."""
+
+    def __init__(self, watch, prefix: str):
+        self.watch, self.prefix = watch, prefix
+
+    @property
+    def phase(self) -> str:
+        return self.watch.phase
+
+    @phase.setter
+    def phase(self, text: str) -> None:
+        self.watch.phase = f"{self.prefix}: {text}"
+
+    def begin(self, phase, total=None, done=0, unit=None) -> None:
+        self.watch.begin(f"{self.prefix}: {phase}", total, done, unit)
+
+    def update(self, n) -> None:
+        self.watch.update(n)
+
+
+def under(watch: Watch | None, prefix: str) -> Watch:
+    """``watch`` with every phase it is told named ``prefix: phase``."""
+    return _Prefixed(watching(watch), prefix)

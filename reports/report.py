@@ -22,6 +22,7 @@ import pandas as pd
 
 from experiments.runs import RunError, RunFolder
 from experiments.verdicts import LADDER_RULE
+from experiments.watch import watching
 from reports import headline, page
 from reports import sections as sections_
 from reports.render import render
@@ -41,14 +42,6 @@ def _say(log, text):
         log(text)
 
 
-def _every(log, what: str, step: int):
-    """A ``done(k, n)`` that says ``what: k of n`` every ``step`` and at the end."""
-    t0 = time.perf_counter()
-
-    def done(k: int, n: int) -> None:
-        if log and (k % step == 0 or k == n):
-            log(f"{what}: {k} of {n} ({time.perf_counter() - t0:.1f} s)")
-    return done
 
 
 # ------------------------------------------------------------------------------ verdicts
@@ -202,7 +195,7 @@ def _shown_names(points: list[dict]) -> dict[str, str]:
     return out
 
 
-def _games_section(manifest, log=None):
+def _games_section(manifest, log=None, watch=None):
     """Game ``SAMPLE_GAME`` of every setting, replayed: the board after the last setup event
     and after the last event (``replays.draw``), each picture a link to the game's viewer page
     (``replays.viewer``) at that moment. ``None`` when no setting can be replayed here."""
@@ -220,7 +213,10 @@ def _games_section(manifest, log=None):
     for point in everything:
         shared.setdefault(_sample_key(point["settings"]), []).append(point)
     games, missing = [], []
+    w = watching(watch)
+    w.begin(f"replaying and drawing {len(shared)} sample games", total=len(shared), unit="game")
     for group in shared.values():
+        w.update(1)
         names = list(dict.fromkeys(shown[p["label"]] for p in group))
         rotated = names[0] != group[0]["label"] and names[0].endswith(" rotations)")
         # a pooled table's sample is its rotation 0 (the label its name starts with)
@@ -294,14 +290,15 @@ def _changes(study: str | None) -> pd.DataFrame | None:
 
 # ------------------------------------------------------------------------------ the report
 def build_report(run, out, log=None, games: int | None = None, *, scheduler=None,
-                 workers: int | None = None, progress=None,
-                 charts_workers: int | None = None) -> Result:
+                 workers: int | None = None, charts_workers: int | None = None,
+                 watch=None) -> Result:
     """Write the report of the run folder ``run`` into ``out`` (atomically: a temporary folder
     renamed into place). The run is read once, chunk by chunk (``experiments.analysis``:
     memory does not grow with the games; ``scheduler``/``workers`` as there), for the
     statistics, the charts and the verdicts. ``games``: only the first ``games`` games of each
-    setting. ``RunError`` / ``ValueError`` (one line) for a folder that is not a run, an empty
-    run, or an output that cannot be written."""
+    setting. ``watch`` (``experiments.watch``) sees each phase and its progress; ``log`` gets
+    a line as each ends. ``RunError`` / ``ValueError`` (one line) for a folder that is not a
+    run, an empty run, or an output that cannot be written."""
     from experiments.analysis import analyse
     from experiments.claims import CLAIMS
     from experiments.provenance import commit_text
@@ -314,12 +311,16 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
     if manifest is None:
         raise RunError(f"{run} is not a run folder")
     claims = manifest.get("claims") or {}
+    w = watching(watch)
     result = analyse(run, games=games, claims=claims or None, scheduler=scheduler,
-                     workers=workers, progress=progress)
+                     workers=workers, watch=w,
+                     charts=lambda meta: {lab for job in sections_.variants(meta)
+                                          for lab in job.kwargs["settings"]})
     account = result.account
     have, want = sum(h for h, _ in account.values()), sum(w for _, w in account.values())
     _say(log, f"report: {have:,} games of {len(account)} settings read "
               f"({time.perf_counter() - t0:.1f} s)")
+    w.begin("statistics and verdicts")
     tidy = result.tidy()
     v = judge_run(run, claims, games=games, log=log, analysis=result) if claims else None
     _say(log, f"report: statistics and {0 if v is None else len(v)} verdicts "
@@ -357,8 +358,9 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
             "variants": sections_.variants(meta), "details": sections_.details(meta, tidy)}
     t1 = time.perf_counter()
     every = [j for part in jobs.values() for j in part]
+    w.begin(f"drawing {len(every)} charts", total=len(every), unit="chart")
     drawn = {f.name: f for f in render(every, run, charts_workers,
-                                       done=_every(log, "report: charts", 10))}
+                                       done=lambda k, n: w.update(1))}
     figures = {k: [drawn[j.name] for j in part if j.name in drawn] for k, part in jobs.items()}
     _say(log, f"report: {len(drawn)} charts drawn in {time.perf_counter() - t1:.1f} s "
               f"({(time.perf_counter() - t1) / max(len(drawn), 1):.2f} s each)")
@@ -383,7 +385,7 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
         "Score distributions of one setting per player count, and the paired differences of "
         "win share and score against it on the same games."],
         figures=figures["details"]))
-    sample = _games_section(manifest, log)
+    sample = _games_section(manifest, log, w)
     if sample is not None:
         sections.append(sample)
     sections.append(page.Section("Statistics", [
@@ -416,7 +418,7 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
                          verdicts_shown=None if v is None else verdict_view(v),
                          summary=headline.summary(tidy, meta, v))
     nfig = sum(len(s.figures) for s in sections)
-    _say(log, f"report: writing {out} ({time.perf_counter() - t0:.1f} s)")
+    w.begin(f"writing {out}")
     path = page.write_report(report, out)
     ntab = nfig + sum(len(s.tables) for s in sections)
     _say(log, f"report: written in {time.perf_counter() - t0:.1f} s")

@@ -21,6 +21,7 @@ import pytest
 
 from experiments import runs, spec, sweep
 from experiments.stats import balance_stats
+from run_table import load_run
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "opening-a-run.md"
@@ -97,7 +98,7 @@ def base(tmp_path_factory):
 @pytest.fixture(scope="module")
 def tool(base):
     """What the tool reads and says: the table, the account, ``stats``' tidy rows."""
-    df, account = runs.load_run(base / RUN)
+    df, account = load_run(base / RUN)
     return df, account, balance_stats(df)
 
 

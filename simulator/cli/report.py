@@ -20,12 +20,16 @@ def write(run: str, out: str, quiet: bool = False, games: int | None = None,
     """Build the report of ``run`` into ``out``; bad input is a usage error (exit 2)."""
     from experiments.runs import RunError
     from reports.report import build_report
-    try:
-        return build_report(run, out, log=None if quiet else
-                            (lambda line: click.echo(line, err=True)), games=games,
-                            scheduler=scheduler, workers=workers, charts_workers=workers)
-    except (RunError, ValueError) as e:
-        bad(one_line(e))
+
+    from .progress import Progress
+    with Progress(title="report", unit="chunk", quiet=quiet) as bar:
+        try:
+            return build_report(run, out, log=None if quiet else bar.note, games=games,
+                                scheduler=scheduler, workers=workers, charts_workers=workers,
+                                watch=bar)
+        except (RunError, ValueError) as e:
+            bar.abort()
+            bad(one_line(e))
 
 
 def analysis_options(f):

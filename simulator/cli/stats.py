@@ -25,7 +25,8 @@ from .report import analysis_options
               show_default=True,
               help="Half-width of a seat's win share the `games needed` lines aim at.")
 @analysis_options
-def stats(run, out, precision, scheduler, workers):
+@click.option("--no-progress", is_flag=True, help="No progress lines on stderr.")
+def stats(run, out, precision, scheduler, workers, no_progress):
     """Print the balance statistics of the sweep folder RUN (made by `survive-sim sweep`)."""
     import os
     if not os.path.isdir(run):
@@ -37,11 +38,17 @@ def stats(run, out, precision, scheduler, workers):
     from experiments.analysis import analyse
     from experiments.runs import RunError
     from experiments.stats_text import format_stats
-    try:
-        result = analyse(run, pool_rotations=False, charts=False, scheduler=scheduler,
-                         workers=workers)
-    except RunError as e:
-        bad(str(e))
+    from .progress import Progress
+    with Progress(title="stats", unit="chunk", quiet=no_progress) as bar:
+        try:
+            result = analyse(run, pool_rotations=False, charts=False, scheduler=scheduler,
+                             workers=workers, watch=bar)
+        except RunError as e:
+            bar.abort()
+            bad(str(e))
+        bar.begin("statistics")
+        tidy = result.tidy(precision=precision)
+        bar.finish()
     account = result.account
     have = sum(h for h, _ in account.values())
     want = sum(w for _, w in account.values())
@@ -49,7 +56,6 @@ def stats(run, out, precision, scheduler, workers):
         short = [f"{label} {h}/{w}" for label, (h, w) in account.items() if h < w]
         click.echo(f"partial run: {have:,} of {want:,} games finished; short: "
                    f"{', '.join(short[:4])}{' ...' if len(short) > 4 else ''}")
-    tidy = result.tidy(precision=precision)
     click.echo(format_stats(tidy))
     if out is not None:
         write_text(out, tidy.to_csv(index=False))
