@@ -8,8 +8,6 @@ claim: its verdict across the styles of play, or for the one style the run holds
 """
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
 from experiments.claims import CLAIMS
@@ -60,53 +58,80 @@ def _gap_words(v: pd.DataFrame | None, play: str, players: int) -> str:
     return ""
 
 
+def _play(style: str) -> str:
+    return (style if style.startswith("mixed") else f"{style} self-play" if "," not in style
+            else f"mixed: {style.replace(',', ', ')}")
+
+
 def seat_lines(tidy: pd.DataFrame, meta: pd.DataFrame, v: pd.DataFrame | None) -> list[str]:
-    """Seat 1 under the rules' boats, per player count and style (base game, the count's own
-    tie-break), against the fair share, with the verdicts' reading of the gap."""
+    """Per player count (5 and 6 first): seat 1's win share under the rules' boats (base game,
+    the count's own tie-break) for each self-play style, against the fair share, with the
+    verdicts' reading of the gap. (A mixed table's rows are per game, not per game index, so
+    its interval would be too narrow here; the verdicts judge it by the index.)"""
     out = []
     if not len(meta):
         return out
-    base = meta[(meta["allocation"] == "rules") & (meta["variant"] == "base")]
+    base = meta[(meta["allocation"] == "rules") & (meta["variant"] == "base")
+                & ~meta["strategies_text"].str.startswith("mixed")]
     own = base[base["tiebreak"] == base["players"].map(lambda p: "chain" if p >= 5
                                                        else "shared")]
     shares = tidy[(tidy["metric"] == "win_share") & (tidy["seat"] == 0)].set_index("setting")
-    for players in sorted(set(own["players"]), key=lambda p: (p < 5, p)):
+    for players in sorted(set(own["players"]) - {2}, key=lambda p: (p < 5, p)):
+        parts, gaps, ns = [], [], set()
         for label in own.index[own["players"] == players]:
-            if label not in shares.index or players == 2:
+            if label not in shares.index:
                 continue
             r = shares.loc[label]
             style = str(meta.at[label, "strategies_text"])
-            play = (style if style.startswith("mixed") else f"{style} self-play"
-                    if "," not in style else f"mixed: {style.replace(',', ', ')}")
-            gap = _gap_words(v, play, players)
-            out.append(f"Under the rules' boats at {players} players seat 1 "
-                       f"{'still ' if r['value'] > 1 / players and gap else ''}wins "
-                       f"{_pct(r['value'])} {_iv(r['low'], r['high'])} against a fair "
-                       f"{_pct(1 / players)} ({play}, n = {int(r['n']):,} games)"
-                       + (f"; {gap}." if gap else "."))
+            parts.append(f"{_pct(r['value'])} {_iv(r['low'], r['high'])}"
+                         + (f" ({style})" if own["strategies_text"].nunique() > 1 else ""))
+            gaps.append(_gap_words(v, _play(style), players))
+            ns.add(int(r["n"]))
+        if not parts:
+            continue
+        texts = set(own.loc[own["players"] == players, "boats_text"])
+        boats = f" ({texts.pop()} boats per seat)" if len(texts) == 1 else ""
+        n = (f"n = {min(ns):,} games" + ("" if len(ns) == 1 else f" to {max(ns):,}")
+             + (" each" if len(parts) > 1 else ""))
+        said = [g for g in dict.fromkeys(gaps) if g]
+        gap = ("; " + said[0]) if len(said) == 1 and len(set(gaps)) == 1 else \
+            ("; " + "; ".join(f"{g} ({s.split(' (')[-1].rstrip(')')})" for g, s in
+                              zip(gaps, parts) if g) if said else "")
+        out.append(f"Under the rules' boats{boats} at {players} players seat 1 wins "
+                   f"{', '.join(parts)} against a fair {_pct(1 / players)} ({n}){gap}.")
     return out
 
 
+def _scope(scope: str) -> str:
+    """A scope as a short tag: its player count(s) when it starts with them."""
+    head = scope.split(",")[0]
+    return head if "player" in head else scope
+
+
 def claim_lines(v: pd.DataFrame | None) -> list[str]:
-    """One line per claim and scope kind: its verdict across the styles, or for the one."""
+    """One line per claim: its verdict across the styles (or for the one style) per scope,
+    scopes with the same answer together."""
     if v is None or not len(v):
         return []
     out = []
     for cid, g in v[v["n"] > 0].groupby("claim", sort=False):
-        across = [a for a in dict.fromkeys(g["across_ladder"]) if a]
         ask = SHORT.get(cid, CLAIMS[cid].question.rstrip("?"))
-        if across and across != ["one style of play only"]:
-            answer = "; ".join(across) if len(across) <= 2 else \
-                f"{len(across)} different answers by scope (see the table)"
+        by: dict[str, list[str]] = {}
+        for scope, rows in g.groupby("scope", sort=False):
+            across = [a for a in dict.fromkeys(rows["across_ladder"]) if a]
+            if across and across != ["one style of play only"]:
+                answer = across[0]
+            else:
+                answer = WORDS.get(str(rows["verdict"].iloc[0]), str(rows["verdict"].iloc[0]))
+            by.setdefault(answer, []).append(_scope(scope))
+        if len(by) == 1:
+            text = next(iter(by))
         else:
-            counts = g["verdict"].value_counts()
-            answer = ", ".join(f"{WORDS.get(k, k)} in {n} of {len(g)}"
-                               if len(counts) > 1 else WORDS.get(k, k)
-                               for k, n in counts.items())
+            text = "; ".join(f"{a} ({', '.join(dict.fromkeys(s))})" for a, s in by.items())
         settle = g["games_needed"].dropna()
-        more = (f" ({len(settle)} open; up to {int(settle.max()):,} games per setting would "
-                f"settle them)" if len(settle) and not math.isnan(float(settle.max())) else "")
-        out.append(f"**{cid}** — {ask}? {answer[0].upper() + answer[1:]}.{more}")
+        more = (f" ({len(settle)} of {len(g)} open; the next look settles them at up to "
+                f"{int(settle.max()):,} games per setting)" if len(settle) else "")
+        out.append(f"**{cid}** — {ask}? {text[0].upper() + text[1:]}.{more}")
     return out
 
 
