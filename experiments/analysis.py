@@ -19,6 +19,7 @@ verdicts judge (``catalog``).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from dataclasses import dataclass, field
@@ -412,13 +413,33 @@ def _in_processes(work: Work, ks: list[int], n: int):
     from concurrent.futures.process import BrokenProcessPool
     ctx = mp.get_context("spawn")
     try:
-        with ProcessPoolExecutor(max_workers=min(n, len(ks)), mp_context=ctx) as pool_:
+        with single_threaded(), ProcessPoolExecutor(max_workers=min(n, len(ks)),
+                                                    mp_context=ctx) as pool_:
             yield from _ordered(lambda k: pool_.submit(chunk_sums, work, k), ks, 2 * n)
     except BrokenProcessPool:
         raise RunError("the processes reading the run stopped before they started (a script "
                        "that reads a run must keep its work under `if __name__ == "
                        "\"__main__\":`), or one was killed; pass workers=1 to read it in "
                        "this process") from None
+
+
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@contextlib.contextmanager
+def single_threaded():
+    """Worker processes started inside this block run numpy's BLAS on one thread each (the
+    processes are the parallelism; more threads per process only fight over the cores)."""
+    saved = {k: os.environ.get(k) for k in THREAD_VARIABLES}
+    os.environ.update({k: "1" for k in THREAD_VARIABLES})
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def _ordered(submit, ks: list[int], window: int):

@@ -38,7 +38,7 @@ class Rendered:
     def __init__(self, png: bytes, svg: bytes):
         self.png, self.svg = png, svg
 
-    def savefig(self, target, format: str = "png", **_: Any) -> None:  # noqa: A002
+    def savefig(self, target, format: str = "png", **_: Any) -> None:
         with open(target, "wb") as f:
             f.write(self.png if format == "png" else self.svg)
 
@@ -86,9 +86,11 @@ def render(jobs: list[Chart], run, workers: int | None = None, done=None) -> lis
     else:
         import multiprocessing as mp
         from concurrent.futures import ProcessPoolExecutor
-        with ProcessPoolExecutor(max_workers=min(n, len(jobs)),
-                                 mp_context=mp.get_context("spawn"), initializer=_keep,
-                                 initargs=(run,)) as pool:
+
+        from experiments.analysis import single_threaded
+        with single_threaded(), ProcessPoolExecutor(max_workers=min(n, len(jobs)),
+                                                    mp_context=mp.get_context("spawn"),
+                                                    initializer=_keep, initargs=(run,)) as pool:
             futures = [pool.submit(draw, job) for job in jobs]
             for k, fut in enumerate(futures, start=1):
                 results.append(fut.result())

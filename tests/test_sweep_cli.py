@@ -120,7 +120,8 @@ def test_plan_plays_nothing_and_states_time_and_precision(tmp_path):
     text = r.stdout
     assert "156 settings, 62 distinct games" in text and "estimated time" in text
     assert "p6-boats_flat-ch3-tb_shared-greedy" in text and "half-width" in text
-    assert "+-0.35 pp" in text                       # 4 players, 60,000 games: 1.96*sqrt(3/16/6e4)
+    assert "+-0.27 pp" in text                      # 4 players, 100,000 games: 1.96*sqrt(3/16/1e5)
+    assert "+-0.25 pp" in text                      # 5 players: the question the study asks
 
 
 def test_stats_of_a_run_folder(tmp_path):
