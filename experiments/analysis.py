@@ -19,8 +19,7 @@ verdicts judge (``catalog``).
 """
 from __future__ import annotations
 
-import contextlib
-import os
+import functools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +42,7 @@ from .units import (
     per_index_pooled,
     pooled_sets,
 )
+from .workers import Pool, cores, in_order, share, shared
 
 BLOCK = 10_000                  # games per setting held at once while a chunk is read
 PARALLEL_ROWS = 1_500_000       # below this many rows, one process reads faster than two
@@ -355,14 +355,15 @@ class Analysis:
 
 def analyse(run, *, games: int | None = None, pool_rotations: bool = True,
             charts=True, claims: dict | None = None, scheduler=None,
-            workers: int | None = None, watch=None) -> Analysis:
+            workers: int | None = None, watch=None, pool: Pool | None = None) -> Analysis:
     """Read the run folder ``run`` once (its first ``games`` games per setting when given)
     and return its ``Analysis``. ``pool_rotations``: show every complete set of rotations of a
     mixed seating as one setting (the report; ``stats`` shows each rotation). ``charts``: as
     for ``plan``. ``claims``:
     also the moments their verdicts need. ``scheduler``: a Dask address (``local`` starts a
     cluster of ``workers`` processes) on which the chunks are read; without it, chunks are
-    read here, by ``workers`` processes (default: one per core for a large run). ``watch``
+    read here, by ``workers`` processes (default: one per core for a large run; ``pool``: the
+    caller's processes, ``experiments.workers``). ``watch``
     (``experiments.watch``) sees the chunks read; nothing is said before the run is known to
     be one (a bad folder is one line)."""
     from .watch import watching
@@ -379,7 +380,7 @@ def analyse(run, *, games: int | None = None, pool_rotations: bool = True,
     rows = sum(h for h, _ in account.values())
     w.begin(f"reading {rows:,} games of {len(work.probes)} settings", total=len(ks),
             unit="chunk")
-    for part in _run(work, ks, scheduler, workers, rows):
+    for part in _run(work, ks, scheduler, workers, rows, pool):
         total.merge(part)
         w.update(1)
     if catalog is not None:
@@ -391,71 +392,27 @@ def analyse(run, *, games: int | None = None, pool_rotations: bool = True,
                     time.perf_counter() - t0, total.rows)
 
 
-def _run(work: Work, ks: list[int], scheduler, workers: int | None, rows: int):
-    """The partial sums of every chunk, in chunk order."""
+def _run(work: Work, ks: list[int], scheduler, workers: int | None, rows: int, pool=None):
+    """The partial sums of every chunk, in chunk order: on Dask, on a pool of processes
+    (``pool``, or one started here for a run of ``PARALLEL_ROWS`` rows or more), or here."""
     if scheduler is not None:
         yield from _on_dask(work, ks, scheduler, workers)
         return
-    n = workers if workers is not None else (os.cpu_count() or 1)
+    n = pool.n if pool is not None else cores(workers)
     if n <= 1 or len(ks) < 2 or (workers is None and rows < PARALLEL_ROWS):
         for k in ks:
             yield chunk_sums(work, k)
         return
-    yield from _in_processes(work, ks, n)
+    read = functools.partial(_chunk_of, share(work))
+    if pool is not None:
+        yield from pool.ordered(read, ks)
+        return
+    with Pool(n) as own:
+        yield from own.ordered(read, ks)
 
 
-def _in_processes(work: Work, ks: list[int], n: int):
-    """Chunks read by ``n`` fresh processes (spawned: pyarrow's threads make a fork unsafe;
-    a script that calls this must keep its own work under ``if __name__ == "__main__":``,
-    as for any spawned process)."""
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-    ctx = mp.get_context("spawn")
-    try:
-        with single_threaded(), ProcessPoolExecutor(max_workers=min(n, len(ks)),
-                                                    mp_context=ctx) as pool_:
-            yield from _ordered(lambda k: pool_.submit(chunk_sums, work, k), ks, 2 * n)
-    except BrokenProcessPool:
-        raise RunError("the processes reading the run stopped before they started (a script "
-                       "that reads a run must keep its work under `if __name__ == "
-                       "\"__main__\":`), or one was killed; pass workers=1 to read it in "
-                       "this process") from None
-
-
-THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
-
-
-@contextlib.contextmanager
-def single_threaded():
-    """Worker processes started inside this block run numpy's BLAS on one thread each (the
-    processes are the parallelism; more threads per process only fight over the cores)."""
-    saved = {k: os.environ.get(k) for k in THREAD_VARIABLES}
-    os.environ.update({k: "1" for k in THREAD_VARIABLES})
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
-def _ordered(submit, ks: list[int], window: int):
-    """Submit ``ks`` keeping at most ``window`` in flight; yield results in order."""
-    from collections import deque
-    pending = deque()
-    it = iter(ks)
-    for k in it:
-        pending.append(submit(k))
-        if len(pending) >= window:
-            break
-    while pending:
-        yield pending.popleft().result()
-        nxt = next(it, None)
-        if nxt is not None:
-            pending.append(submit(nxt))
+def _chunk_of(packed, k: int) -> Partial:
+    return chunk_sums(shared(packed), k)
 
 
 def _on_dask(work: Work, ks: list[int], scheduler, workers: int | None):
@@ -467,7 +424,7 @@ def _on_dask(work: Work, ks: list[int], scheduler, workers: int | None):
         client = cluster.client
         [remote] = client.scatter([work], broadcast=True)
         n = max(1, len(client.scheduler_info().get("workers", {})) or 1)
-        yield from _ordered(lambda k: client.submit(chunk_sums, remote, k, pure=False,
+        yield from in_order(lambda k: client.submit(chunk_sums, remote, k, pure=False,
                                                     retries=2), ks, 2 * n + 2)
     finally:
         cluster.close()

@@ -3,19 +3,23 @@ chart function of ``reports.charts``, its arguments, the file's name and caption
 ``render`` draws each one, saves it to PNG and SVG bytes and hands back a ``page.Figure`` whose
 ``figure`` writes those bytes (``Rendered``).
 
-Drawing and saving a chart is matplotlib's work in Python (about half a second to a second for
-the report's charts, most of it text layout and the two files), and every chart is independent:
-so with more than a few charts they are drawn by worker processes, each sent the run's sums
-once. The files are the same either way (the SVG's ids are salted by the chart's name).
+Drawing and saving a chart is matplotlib's work in Python (about a second for the report's
+charts, most of it laying out and rendering the two files), and every chart is independent: so
+with more than a few charts they are drawn by the command's worker processes
+(``experiments.workers``), each sent the run's sums once. The files are the same either way
+(the SVG's ids are salted by the chart's name).
 """
 from __future__ import annotations
 
+import functools
 import io
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from experiments.workers import Pool, share, shared
+
 PNG_DPI = 150
+TIGHT_PAD = 0.1                    # inches around the tight box (matplotlib's pad_inches)
 PARALLEL_FROM = 6                  # fewer charts than this are drawn here (start-up costs more)
 
 
@@ -43,21 +47,13 @@ class Rendered:
             f.write(self.png if format == "png" else self.svg)
 
 
-_RUN = None                         # the run's sums, in a worker process
-
-
-def _keep(run) -> None:
-    global _RUN
-    _RUN = run
-
-
-def draw(chart: Chart, run=None):
+def draw(chart: Chart, run):
     """``(png bytes, svg bytes, table)``, or None for an optional chart with nothing to
     draw."""
     import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from reports import charts
-    run = _RUN if run is None else run
     try:
         fig, table = getattr(charts, chart.function)(run, *chart.args, **chart.kwargs)
     except ValueError:
@@ -66,35 +62,34 @@ def draw(chart: Chart, run=None):
         raise
     png, svg = io.BytesIO(), io.BytesIO()
     with matplotlib.rc_context({"svg.hashsalt": chart.name}):     # stable ids in the SVG
-        fig.savefig(png, dpi=PNG_DPI, format="png", bbox_inches="tight")
-        fig.savefig(svg, format="svg", bbox_inches="tight", metadata={"Date": None})
+        # lay the figure out once and crop both files to one tight box: the same pixels as
+        # two ``bbox_inches="tight"`` saves, which lay it out four times
+        canvas = FigureCanvasAgg(fig)
+        fig.draw_without_rendering()
+        fig.set_layout_engine("none")
+        box = fig.get_tightbbox(canvas.get_renderer()).padded(TIGHT_PAD)
+        fig.savefig(png, dpi=PNG_DPI, format="png", bbox_inches=box)
+        fig.savefig(svg, format="svg", bbox_inches=box, metadata={"Date": None})
     return png.getvalue(), svg.getvalue(), table
 
 
-def render(jobs: list[Chart], run, workers: int | None = None, done=None) -> list:
-    """``page.Figure`` of every job that drew (in the jobs' order). ``workers``: processes
-    (default: one per core when there are ``PARALLEL_FROM`` charts or more); ``done(k, n)``
-    after each chart."""
-    from reports import page
-    n = workers if workers is not None else (os.cpu_count() or 1)
-    results = []
-    if n <= 1 or len(jobs) < PARALLEL_FROM:
-        for k, job in enumerate(jobs, start=1):
-            results.append(draw(job, run))
-            if done:
-                done(k, len(jobs))
-    else:
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
+def _draw_shared(packed, chart: Chart):
+    return draw(chart, shared(packed))
 
-        from experiments.analysis import single_threaded
-        with single_threaded(), ProcessPoolExecutor(max_workers=min(n, len(jobs)),
-                                                    mp_context=mp.get_context("spawn"),
-                                                    initializer=_keep, initargs=(run,)) as pool:
-            futures = [pool.submit(draw, job) for job in jobs]
-            for k, fut in enumerate(futures, start=1):
-                results.append(fut.result())
-                if done:
-                    done(k, len(jobs))
+
+def render(jobs: list[Chart], run, pool: Pool | None = None, done=None) -> list:
+    """``page.Figure`` of every job that drew (in the jobs' order), drawn by ``pool``'s
+    processes when it has several (the run's sums sent to each once), else here; ``done(k,
+    n)`` after each chart."""
+    from reports import page
+    if pool is not None and pool.n > 1 and len(jobs) >= PARALLEL_FROM:
+        made = pool.ordered(functools.partial(_draw_shared, share(run)), jobs)
+    else:
+        made = (draw(job, run) for job in jobs)
+    results = []
+    for k, r in enumerate(made, start=1):
+        results.append(r)
+        if done:
+            done(k, len(jobs))
     return [page.Figure(job.name, Rendered(r[0], r[1]), caption=job.caption, data=r[2])
             for job, r in zip(jobs, results) if r is not None]

@@ -23,6 +23,7 @@ import pandas as pd
 from experiments.runs import RunError, RunFolder
 from experiments.verdicts import LADDER_RULE
 from experiments.watch import watching
+from experiments.workers import Pool, cores
 from reports import headline, page
 from reports import sections as sections_
 from reports.render import render
@@ -195,16 +196,49 @@ def _shown_names(points: list[dict]) -> dict[str, str]:
     return out
 
 
-def _games_section(manifest, log=None, watch=None):
-    """Game ``SAMPLE_GAME`` of every setting, replayed: the board after the last setup event
-    and after the last event (``replays.draw``), each picture a link to the game's viewer page
-    (``replays.viewer``) at that moment. ``None`` when no setting can be replayed here."""
+def _sample_game(job: tuple) -> page.Game | None:
+    """One sample game replayed and drawn: ``(point, labels, rotated, seed)``; None when it
+    cannot be replayed here (e.g. a plug-in strategy not loaded in this process)."""
     from replays.draw.scene import scene
     from replays.draw.style import SEAT_NAMES
     from replays.viewer.page import board_picture, build_page
     from simulator.replay import game_log
     from simulator.settings import Settings, SettingsError
 
+    point, labels, rotated, seed = job
+    try:
+        game = game_log(Settings.from_dict(point["settings"]), seed, SAMPLE_GAME)
+    except (SettingsError, RuntimeError, KeyError, ValueError):
+        return None
+    events = game["events"]
+    setup = next((e["i"] for e in events if e["type"] == "turn_start"), len(events)) - 1
+    end, record = len(events) - 1, game["record"]
+    seats = game["settings"]["seats"]
+    scores = ", ".join(f"{SEAT_NAMES[k]} {record.get(f'score_{k}')}" for k in range(seats))
+    also = (f" (the same game as {', '.join(f'`{x}`' for x in labels[1:])}: the same "
+            f"boats, differing only in the tie-break or the allocation's name)"
+            if len(labels) > 1 else "")
+    if rotated:
+        also += (f"; the game of its first rotation, seats from 0: "
+                 f"{', '.join(point['settings']['strategies'])}")
+    caption = (f"**{labels[0]}**{also}: game {SAMPLE_GAME} of seed {seed}, {end} events, "
+               f"{events[-1]['turn']} turns, ended by {record.get('end_reason')}; scores by "
+               f"colour (seat order): {scores}. Click a board to step through the game "
+               f"from there.")
+    return page.Game(
+        re.sub(r"[^a-z0-9_-]+", "-", point["label"].lower()).strip("-") or "game",
+        build_page(game),
+        [page.Picture("setup", board_picture(scene(game, setup)), setup,
+                      f"after setup (event {setup})"),
+         page.Picture("end", board_picture(scene(game, end)), end,
+                      f"at the end (event {end}, turn {events[-1]['turn']})")], caption)
+
+
+def _games_section(manifest, log=None, watch=None, pool: Pool | None = None):
+    """Game ``SAMPLE_GAME`` of every setting, replayed: the board after the last setup event
+    and after the last event (``replays.draw``), each picture a link to the game's viewer page
+    (``replays.viewer``) at that moment; replayed by ``pool``'s processes when it has several.
+    ``None`` when no setting can be replayed here."""
     t0 = time.perf_counter()
     seed = manifest["identity"]["seed"]
     everything = manifest["identity"]["points"]
@@ -212,44 +246,26 @@ def _games_section(manifest, log=None, watch=None):
     shared: dict[str, list[dict]] = {}
     for point in everything:
         shared.setdefault(_sample_key(point["settings"]), []).append(point)
-    games, missing = [], []
-    w = watching(watch)
-    w.begin(f"replaying and drawing {len(shared)} sample games", total=len(shared), unit="game")
+    jobs, names_of = [], []
     for group in shared.values():
-        w.update(1)
         names = list(dict.fromkeys(shown[p["label"]] for p in group))
         rotated = names[0] != group[0]["label"] and names[0].endswith(" rotations)")
         # a pooled table's sample is its rotation 0 (the label its name starts with)
         point = next((p for p in group if rotated and names[0].startswith(p["label"] + " ")),
                      group[0])
-        labels = [shown[point["label"]]] + names[1:]
-        try:
-            game = game_log(Settings.from_dict(point["settings"]), seed, SAMPLE_GAME)
-        except (SettingsError, RuntimeError, KeyError, ValueError):
+        jobs.append((point, [shown[point["label"]]] + names[1:], rotated, seed))
+        names_of.append(names)
+    w = watching(watch)
+    w.begin(f"replaying and drawing {len(jobs)} sample games", total=len(jobs), unit="game")
+    made = (pool.ordered(_sample_game, jobs) if pool is not None and pool.n > 1
+            and len(jobs) > 1 else (_sample_game(j) for j in jobs))
+    games, missing = [], []
+    for game, names in zip(made, names_of):
+        w.update(1)
+        if game is None:
             missing += names                    # e.g. a plug-in strategy not loaded here
-            continue
-        events = game["events"]
-        setup = next((e["i"] for e in events if e["type"] == "turn_start"), len(events)) - 1
-        end, record = len(events) - 1, game["record"]
-        seats = game["settings"]["seats"]
-        scores = ", ".join(f"{SEAT_NAMES[k]} {record.get(f'score_{k}')}" for k in range(seats))
-        also = (f" (the same game as {', '.join(f'`{x}`' for x in labels[1:])}: the same "
-                f"boats, differing only in the tie-break or the allocation's name)"
-                if len(labels) > 1 else "")
-        if rotated:
-            also += (f"; the game of its first rotation, seats from 0: "
-                     f"{', '.join(point['settings']['strategies'])}")
-        caption = (f"**{labels[0]}**{also}: game {SAMPLE_GAME} of seed {seed}, {end} events, "
-                   f"{events[-1]['turn']} turns, ended by {record.get('end_reason')}; scores by "
-                   f"colour (seat order): {scores}. Click a board to step through the game "
-                   f"from there.")
-        games.append(page.Game(
-            re.sub(r"[^a-z0-9_-]+", "-", point["label"].lower()).strip("-") or "game",
-            build_page(game),
-            [page.Picture("setup", board_picture(scene(game, setup)), setup,
-                          f"after setup (event {setup})"),
-             page.Picture("end", board_picture(scene(game, end)), end,
-                          f"at the end (event {end}, turn {events[-1]['turn']})")], caption))
+        else:
+            games.append(game)
     if not games:
         return None
     _say(log, f"report: {len(games)} sample games replayed and drawn "
@@ -290,34 +306,40 @@ def _changes(study: str | None) -> pd.DataFrame | None:
 
 # ------------------------------------------------------------------------------ the report
 def build_report(run, out, log=None, games: int | None = None, *, scheduler=None,
-                 workers: int | None = None, charts_workers: int | None = None,
-                 watch=None) -> Result:
+                 workers: int | None = None, watch=None) -> Result:
     """Write the report of the run folder ``run`` into ``out`` (atomically: a temporary folder
     renamed into place). The run is read once, chunk by chunk (``experiments.analysis``:
     memory does not grow with the games; ``scheduler``/``workers`` as there), for the
-    statistics, the charts and the verdicts. ``games``: only the first ``games`` games of each
-    setting. ``watch`` (``experiments.watch``) sees each phase and its progress; ``log`` gets
+    statistics, the charts and the verdicts; the run is read, the charts drawn and the sample
+    games replayed by ``workers`` processes (``experiments.workers``; default one per core).
+    ``games``: only the first ``games`` games of each setting. ``watch`` (``experiments.watch``) sees each phase and its progress; ``log`` gets
     a line as each ends. ``RunError`` / ``ValueError`` (one line) for a folder that is not a
     run, an empty run, or an output that cannot be written."""
-    from experiments.analysis import analyse
-    from experiments.claims import CLAIMS
-    from experiments.provenance import commit_text
-    from experiments.runs import versions as run_versions
-    from experiments.verdicts import judge_run
-
     t0 = time.perf_counter()
     page.check_target(out)                      # before any work: where the page goes
     manifest = RunFolder(Path(run)).read_manifest()
     if manifest is None:
         raise RunError(f"{run} is not a run folder")
     claims = manifest.get("claims") or {}
-    w = watching(watch)
+    with Pool(cores(workers)) as pool:
+        return _build(run, out, log, games, scheduler, workers, watching(watch), pool,
+                      manifest, claims, t0)
+
+
+def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, t0) -> Result:
+    from experiments.analysis import analyse
+    from experiments.claims import CLAIMS
+    from experiments.provenance import commit_text
+    from experiments.runs import versions as run_versions
+    from experiments.verdicts import judge_run
+
     result = analyse(run, games=games, claims=claims or None, scheduler=scheduler,
-                     workers=workers, watch=w,
+                     workers=workers, watch=w, pool=None if scheduler else pool,
                      charts=lambda meta: {lab for job in sections_.variants(meta)
                                           for lab in job.kwargs["settings"]})
     account = result.account
-    have, want = sum(h for h, _ in account.values()), sum(w for _, w in account.values())
+    have, want = (sum(h for h, _ in account.values()),
+                  sum(asked for _, asked in account.values()))
     _say(log, f"report: {have:,} games of {len(account)} settings read "
               f"({time.perf_counter() - t0:.1f} s)")
     w.begin("statistics and verdicts")
@@ -359,7 +381,7 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
     t1 = time.perf_counter()
     every = [j for part in jobs.values() for j in part]
     w.begin(f"drawing {len(every)} charts", total=len(every), unit="chart")
-    drawn = {f.name: f for f in render(every, run, charts_workers,
+    drawn = {f.name: f for f in render(every, run, pool,
                                        done=lambda k, n: w.update(1))}
     figures = {k: [drawn[j.name] for j in part if j.name in drawn] for k, part in jobs.items()}
     _say(log, f"report: {len(drawn)} charts drawn in {time.perf_counter() - t1:.1f} s "
@@ -385,7 +407,7 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
         "Score distributions of one setting per player count, and the paired differences of "
         "win share and score against it on the same games."],
         figures=figures["details"]))
-    sample = _games_section(manifest, log, w)
+    sample = _games_section(manifest, log, w, pool)
     if sample is not None:
         sections.append(sample)
     sections.append(page.Section("Statistics", [

@@ -82,9 +82,13 @@ def ties(meta: pd.DataFrame) -> list[Chart]:
     """The tie rate and the chain's deciding steps; where the chain and the shared win were
     both counted, who the chain picks among the tied."""
     rules = [lab for lab in meta.index if meta.at[lab, "allocation"] in ("rules", "custom")]
-    jobs = [Chart("tie_rate_and_deciding_steps", "tie_decisions",
-                  "Top-score ties and the step of the chain that decided.",
-                  kwargs={"settings": rules}, optional=True)]
+    jobs = []
+    for style in styles(meta):                  # one chart per style of play
+        mine = [lab for lab in rules if meta.at[lab, "strategies_text"] == style]
+        tag = f"_{name_part(style)}" if len(styles(meta)) > 1 else ""
+        jobs.append(Chart(f"tie_rate_and_deciding_steps{tag}", "tie_decisions",
+                          f"Top-score ties and the step of the chain that decided"
+                          f"{_said(meta, style)}.", kwargs={"settings": mine}, optional=True))
     for lab in rules:
         m = meta.loc[lab]
         if m["tiebreak"] != "chain" or m["variant"] != "base":

@@ -136,19 +136,29 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return w / 72
 
 
+@functools.lru_cache(maxsize=65536)
+def _word_width(word: str, size: float, bold: bool) -> float:
+    return text_width(word, size, bold)
+
+
 def wrap(text: str, width_in: float, size: float, bold: bool = False) -> str:
     """``text`` wrapped, word by word, into lines no wider than ``width_in`` inches at font
-    ``size``; paragraphs (``\\n``) are kept."""
+    ``size``; paragraphs (``\n``) are kept. A line's width is the sum of its words' and
+    spaces' widths, each measured once (measuring every trial line again cost a quarter of a
+    chart's time; the two agree on every caption of the shipped reports)."""
+    space = _word_width("a b", size, bold) - _word_width("ab", size, bold)
     out = []
     for para in text.split("\n"):
-        line = ""
+        line, used = "", 0.0
         for word in para.split(" "):
-            trial = f"{line} {word}" if line else word
-            if line and text_width(trial, size, bold) > width_in:
+            w = _word_width(word, size, bold)
+            if line and used + space + w > width_in:
                 out.append(line)
-                line = word
+                line, used = word, w
+            elif line:
+                line, used = f"{line} {word}", used + space + w
             else:
-                line = trial
+                line, used = word, w
         out.append(line)
     return "\n".join(out)
 

@@ -25,8 +25,7 @@ def write(run: str, out: str, quiet: bool = False, games: int | None = None,
     with Progress(title="report", unit="chunk", quiet=quiet) as bar:
         try:
             return build_report(run, out, log=None if quiet else bar.note, games=games,
-                                scheduler=scheduler, workers=workers, charts_workers=workers,
-                                watch=bar)
+                                scheduler=scheduler, workers=workers, watch=bar)
         except (RunError, ValueError) as e:
             bar.abort()
             bad(one_line(e))
