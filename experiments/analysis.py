@@ -29,7 +29,7 @@ import pandas as pd
 
 from .games import LOSS_CAUSES, SettingData, block_columns, block_of, pool, prepare, probe_of
 from .rotations import ROTATION_STRIDE, pooled_label, rotated_label
-from .runs import RunError, RunFolder, finished_chunks
+from .runs import ROW_GROUP, RunError, RunFolder, finished_chunks
 from .stats import comparable_pairs
 from .sums import PairSums, SettingSums
 from .units import (
@@ -44,7 +44,7 @@ from .units import (
 )
 from .workers import Pool, cores, in_order, share, shared
 
-BLOCK = 10_000                  # games per setting held at once while a chunk is read
+BLOCK = ROW_GROUP               # games per setting held at once while a chunk is read
 PARALLEL_ROWS = 1_500_000       # below this many rows, one process reads faster than two
 SETTING_FIELDS = ("setting", "allocation", "game", "seed", "players", "seats", "tiebreak",
                   "challenges", "dolphins", "squid", "squid_only", "lagoon_is_sea",
@@ -201,7 +201,8 @@ class Partial:
 def _batches(path: str, columns: list[str], games: int | None):
     """A chunk file's columns in blocks of at most ``BLOCK`` rows, as numpy arrays (and the
     end reasons as counts), in the file's (game) order. A file is opened only when its first
-    block is asked for, and nothing of it is held between blocks but the reader's place."""
+    block is asked for, and nothing of it is held between blocks but the reader's place (and,
+    for a chunk larger than a block, its current row group: ``runs.ROW_GROUP`` games)."""
     import pyarrow.parquet as pq
     pf = pq.ParquetFile(path)
     names = set(pf.schema_arrow.names)

@@ -140,3 +140,15 @@ def test_the_analysis_on_dask_equals_the_local_one(run):
 def test_the_first_games_only(run, whole):
     cut = analysis.analyse(run, games=300, pool_rotations=False, charts=False, workers=1)
     _same(cut.tidy(), balance_stats(whole[whole["game"] < 300]))
+
+
+def test_blocks_smaller_than_a_chunk_give_the_same_numbers(run, monkeypatch):
+    """A chunk larger than a block is read a block at a time (row group by row group): the
+    same sums, to the last digit, and the same moments to rounding."""
+    whole = analysis.analyse(run, workers=1, claims=SPEC["claims"])
+    monkeypatch.setattr(analysis, "BLOCK", 100)
+    cut = analysis.analyse(run, workers=1, claims=SPEC["claims"])
+    _same(whole.tidy(), cut.tidy(), exact=True)
+    for key, j in whole.catalog.joints.items():
+        np.testing.assert_allclose(j.mom.m2, cut.catalog.joints[key].mom.m2, rtol=1e-9,
+                                   atol=1e-12)
