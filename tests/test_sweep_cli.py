@@ -135,6 +135,13 @@ def test_stats_of_a_run_folder(tmp_path):
     tidy = pd.read_csv(csv)
     assert list(tidy.columns[:7]) == ["setting", "seat", "metric", "value", "low", "high", "n"]
     assert "partial" not in r.stdout
+    cut = tmp_path / "cut.csv"                      # --games: the first 200 games of each setting
+    assert invoke("stats", out, "--games", 200, "--out", cut, "--no-progress").exit_code == 0
+    small = tmp_path / "small"
+    invoke("sweep", *QUICK, "--games", 200, "--out", small, "--no-progress")
+    whole = tmp_path / "small.csv"
+    assert invoke("stats", small, "--out", whole, "--no-progress").exit_code == 0
+    pd.testing.assert_frame_equal(pd.read_csv(cut), pd.read_csv(whole))
 
 
 def test_stats_says_when_a_run_is_partial(tmp_path):

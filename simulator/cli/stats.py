@@ -24,9 +24,11 @@ from .report import analysis_options
 @click.option("--precision", type=click.FloatRange(min=0.0001, max=0.5), default=0.01,
               show_default=True,
               help="Half-width of a seat's win share the `games needed` lines aim at.")
+@click.option("--games", type=click.IntRange(min=1), default=None,
+              help="Only the first N games of each setting (as `report --games`).")
 @analysis_options
 @click.option("--no-progress", is_flag=True, help="No progress lines on stderr.")
-def stats(run, out, precision, scheduler, workers, no_progress):
+def stats(run, out, precision, games, scheduler, workers, no_progress):
     """Print the balance statistics of the sweep folder RUN (made by `survive-sim sweep`)."""
     import os
     if not os.path.isdir(run):
@@ -41,7 +43,8 @@ def stats(run, out, precision, scheduler, workers, no_progress):
     from .progress import Progress
     with Progress(title="stats", unit="chunk", quiet=no_progress) as bar:
         try:
-            result = analyse(run, pool_rotations=False, charts=False, scheduler=scheduler,
+            result = analyse(run, games=games, pool_rotations=False, charts=False,
+                             scheduler=scheduler,
                              workers=workers, watch=bar)
         except RunError as e:
             bar.abort()
