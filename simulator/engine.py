@@ -15,7 +15,7 @@ from strategies.dispatch import MEM_W, PAR0, choose
 from strategies.registry import PLUGIN_CODE
 
 from .board import ISLAND_HEXES, N_HEX, SERPENT_STARTS
-from .jit import hot
+from .jit import ENGINE_INLINING, hot, inlining
 from .rng import randint, seed_streams
 from .rules import (
     MT_BOAT,
@@ -258,7 +258,7 @@ def ask(S, st, rng, ctx, mem, W, fns, seat, kind, opts, n):
     row = mem[seat]
     sid = st[ST_SIDS + seat]
     noise = rng[RNG_SEAT0 + seat:RNG_SEAT0 + seat + 1]
-    if sid >= PLUGIN_CODE:                    # a plug-in: its trampoline (strategies.seat_call)
+    if sid >= PLUGIN_CODE:      # a plug-in or a built-in outside the switch: its seat function
         k = fns[seat](np.int64(S.ctypes.data), np.int64(opts.ctypes.data),
                       np.int64(W.ctypes.data), np.int64(rng.ctypes.data),
                       np.int64(mem.ctypes.data), np.int64(seat), np.int64(kind), np.int64(n))
@@ -877,45 +877,84 @@ def start_memory(mem, par):
 RUN_BLOCK = 32                    # games per parallel work item (scratch allocated once)
 
 
+def play_games(st, par, fns, root, first, lo, hi, out, err, ev, snaps, S, log):
+    """Play games ``first+lo .. first+hi-1`` of root seed ``root`` into ``out`` rows ``lo..hi-1``,
+    each seat with its parameters ``par`` (6 x PAR_W) and, for a seat outside the switch, its
+    function in ``fns``; ``err`` gets (code, decision kind, seat) per game. With ``log`` the
+    games write the event log into ``ev``/``snaps``. ``S`` is the state (the last game's final
+    position). Returns the number of events written. Compiled by ``game_function``."""
+    rng = np.empty(N_STREAMS, np.uint64)
+    ctx = np.zeros(CTX_W, np.int64)
+    ctx[C_LOG] = log
+    mem = np.empty((MAX_SEATS, MEM_W), np.float64)
+    W = np.empty(W_SIZE, np.int32)
+    opts = np.empty((MAX_OPTS, OPT_W), np.int32)
+    for j in range(lo, hi):
+        ctx[C_ERR] = 0
+        start_memory(mem, par)
+        play_game(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, root, first + j)
+        write_record(S, out[j])
+        err[j, 0] = ctx[C_ERR]
+        err[j, 1] = ctx[C_BAD_KIND]
+        err[j, 2] = ctx[C_BAD_SEAT]
+    return ctx[C_NEV]
+
+
+def _game_signature():
+    from numba import types
+
+    from strategies.seat_call import signature
+    i32, i64 = types.int32, types.int64
+
+    def arr(dtype, ndim):
+        return types.Array(dtype, ndim, "C")
+    fns = types.UniTuple(types.FunctionType(signature()), 6)
+    return i64(arr(i64, 1), arr(types.float64, 2), fns, i64, i64, i64, i64, arr(i32, 2),
+               arr(i64, 2), arr(i32, 2), arr(i32, 2), arr(i32, 1), i64)
+
+
+_GAMES = []
+
+
+def game_function():
+    """``play_games`` compiled, once per process (from numba's disk cache after the first
+    time). Both entry points reach the game code through it, as a first-class function: numba
+    otherwise links the whole game, every strategy included, into each caller and optimises and
+    compiles it again there -- five times for ``run_games`` (its parallel loop is four LLVM
+    modules) and ``replay_game``."""
+    if not _GAMES:
+        with inlining(ENGINE_INLINING):
+            _GAMES.append(njit(_game_signature(), cache=True, nogil=True)(play_games))
+    return _GAMES[0]
+
+
 @njit(cache=True, parallel=True, nogil=True)
-def run_games(st, par, fns, root, first, count, out, err):
-    """Play games ``first .. first+count-1`` of root seed ``root`` into ``out`` rows, each seat
-    with its parameters ``par`` (6 x PAR_W) and, for a plug-in seat, its function in ``fns``.
-    ``err`` gets (code, decision kind, seat) per game. Work is
-    handed out in blocks of ``RUN_BLOCK`` games that share scratch arrays; every game starts
-    from its own seeds, so the blocking never changes a result. The GIL is released while it
-    runs, so a sweep writes one chunk while the next one plays (only one Python thread may
-    call it at a time: numba's parallel pool is not re-entrant)."""
+def _run_blocks(st, par, fns, games, root, first, count, out, err):
     nblocks = (count + RUN_BLOCK - 1) // RUN_BLOCK
     for blk in prange(nblocks):
         S = np.empty(STATE_SIZE, np.int32)
-        rng = np.empty(N_STREAMS, np.uint64)
-        ctx = np.zeros(CTX_W, np.int64)
-        mem = np.empty((MAX_SEATS, MEM_W), np.float64)
-        W = np.empty(W_SIZE, np.int32)
-        opts = np.empty((MAX_OPTS, OPT_W), np.int32)
         ev = np.empty((1, EV_W), np.int32)
         snaps = np.empty((1, 1), np.int32)
-        for j in range(blk * RUN_BLOCK, min(count, (blk + 1) * RUN_BLOCK)):
-            ctx[C_ERR] = 0
-            start_memory(mem, par)
-            play_game(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, root, first + j)
-            write_record(S, out[j])
-            err[j, 0] = ctx[C_ERR]
-            err[j, 1] = ctx[C_BAD_KIND]
-            err[j, 2] = ctx[C_BAD_SEAT]
+        games[0](st, par, fns, root, first, np.int64(blk * RUN_BLOCK),
+                 np.int64(min(count, (blk + 1) * RUN_BLOCK)), out, err, ev, snaps, S, np.int64(0))
 
 
-@njit(cache=True)
+def run_games(st, par, fns, root, first, count, out, err):
+    """Play games ``first .. first+count-1`` of root seed ``root`` into ``out`` rows, each seat
+    with its parameters ``par`` (6 x PAR_W) and, for a plug-in seat, its function in ``fns``.
+    ``err`` gets (code, decision kind, seat) per game. Work is handed out in blocks of
+    ``RUN_BLOCK`` games that share scratch arrays; every game starts from its own seeds, so the
+    blocking never changes a result. The GIL is released while it runs, so a sweep writes one
+    chunk while the next one plays (only one Python thread may call it at a time: numba's
+    parallel pool is not re-entrant)."""
+    _run_blocks(st, par, fns, (game_function(),), root, first, count, out, err)
+
+
 def replay_game(st, par, fns, root, game, ev, snaps, S):
     """Play one game with the event log on; returns (events written, error code, and the
     decision kind and seat of a plug-in's bad answer)."""
-    rng = np.empty(N_STREAMS, np.uint64)
-    ctx = np.zeros(CTX_W, np.int64)
-    ctx[C_LOG] = 1
-    mem = np.empty((MAX_SEATS, MEM_W), np.float64)
-    start_memory(mem, par)
-    W = np.empty(W_SIZE, np.int32)
-    opts = np.empty((MAX_OPTS, OPT_W), np.int32)
-    play_game(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, root, game)
-    return ctx[C_NEV], ctx[C_ERR], ctx[C_BAD_KIND], ctx[C_BAD_SEAT]
+    out = np.empty((1, REC_W), np.int32)
+    err = np.zeros((1, 3), np.int64)
+    n = game_function()(st, par, fns, root, game, np.int64(0), np.int64(1), out, err, ev, snaps,
+                        S, np.int64(1))
+    return int(n), int(err[0, 0]), int(err[0, 1]), int(err[0, 2])

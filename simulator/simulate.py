@@ -68,8 +68,9 @@ def engine_error(settings: Settings, code: int, kind: int, seat: int, game: int,
         from strategies.registry import parse_spec
         from .state import DECISION_NAMES
         s, _ = parse_spec(settings.strategies[seat])
+        where = f"plug-in {s.source}: strategy" if s.plugin else "built-in strategy"
         return PluginChoiceError(
-            f"plug-in {s.source}: strategy {s.name} (seat {seat + 1}) returned a row outside "
+            f"{where} {s.name} (seat {seat + 1}) returned a row outside "
             f"the legal options at a {DECISION_NAMES[kind]} decision (game {game}, seed {seed}); "
             f"choose must return 0 <= k < n")
     return RuntimeError(f"engine error {code} in game {game} (seed {seed}); replay it with "

@@ -10,6 +10,7 @@ from simulator.rng import randint
 
 
 NAME = "random"
+INLINE = True           # in the engine's switch: a decision costs nanoseconds, a call would show
 CODE = 0
 DESCRIPTION = "uniform over the legal options of every decision: the floor of the ladder"
 PARAMS = ()

@@ -7,6 +7,15 @@ that file: the switch (``strategies.dispatch``), the command line's list and
 ``survive-sim strategies`` all derive from here. Plug-ins (``strategies.plugins``) register
 the same fields at run time.
 
+``INLINE = True`` puts a built-in into the engine's compiled switch, where the compiler inlines
+it into every decision (``random``, whose decisions cost nanoseconds, and ``scripted``, which the
+scenario tests drive through the engine's own ids). Every other built-in is
+compiled on its own, the first time it plays, and called like a plug-in through its seat's
+function (``strategies.seat_call``): numba compiles the whole switch again into every engine
+function that asks a decision, so each strategy in it costs the engine's compile many times
+its own (see ``simulator.jit``), while a call through the seat function costs a decision
+10-15 ns.
+
 A seat's strategy is written ``name`` or ``name:key=value,...`` (``greedy:risk=2,greed=0.5``);
 ``canonical`` gives the one spelling used in tables: the name, then the parameters that differ
 from their defaults, in declared order.
@@ -41,6 +50,7 @@ class Strategy:
     source: Path | None = None
     listed: bool = True         # False: internal (``scripted`` drives the scenario tests)
     plugin: bool = False
+    inline: bool = False        # in the engine's compiled switch (``INLINE``); else a seat function
 
     def defaults(self) -> np.ndarray:
         row = np.zeros(PAR_W, np.float64)
@@ -85,7 +95,8 @@ def _discover() -> dict[str, Strategy]:
         params = tuple(getattr(mod, "PARAMS", ()))
         validate(mod.NAME, mod.CODE, params, mod.MEM_W, path.name)
         s = Strategy(mod.NAME, int(mod.CODE), mod.choose, params, int(mod.MEM_W),
-                     mod.DESCRIPTION, path, getattr(mod, "LISTED", True))
+                     mod.DESCRIPTION, path, getattr(mod, "LISTED", True),
+                     inline=bool(getattr(mod, "INLINE", False)))
         for other in found.values():
             if other.code == s.code or other.name == s.name:
                 raise StrategyError(f"strategies {other.name} and {s.name} share a name or CODE")

@@ -25,6 +25,7 @@ from simulator.state import (
 )
 
 NAME = "scripted"
+INLINE = True           # in the switch: the scenario tests set its code as the seats' id
 CODE = 99
 DESCRIPTION = "plays the decisions a test scripted into its mem row (scenario tests only)"
 PARAMS = ()

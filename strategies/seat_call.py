@@ -1,22 +1,30 @@
-"""How the engine calls a plug-in seat cheaply: a trampoline that takes addresses, not arrays.
+"""How the engine calls a seat outside its switch: a trampoline that takes addresses, not arrays.
 
 A numba first-class call costs about 3 ns for every array argument (each array travels as its
 whole descriptor) on top of ~7 ns for the call itself, and ``choose`` takes seven arrays: 30 ns a
 decision, which cost a ``random`` plug-in 12% of its games' time. So the engine calls, through
-the seat's first-class function, a small *trampoline* compiled per plug-in that takes the
-addresses of the engine's five buffers and three integers (``SIGNATURE``: eight int64), rebuilds
-the views from the addresses (no allocation, no copies), slices out exactly what ``ask`` hands
-a built-in (``pub``, the seat's ``mine``, its noise stream, its scratch and its parameters) and
-calls the plug-in's ``choose`` directly, where the compiler can inline it. The plug-in's API
+the seat's first-class function, a small *trampoline* that takes the addresses of the engine's
+five buffers and three integers (``SIGNATURE``: eight int64), rebuilds the views from the
+addresses (no allocation, no copies), slices out exactly what ``ask`` hands a built-in
+(``pub``, the seat's ``mine``, its noise stream, its scratch and its parameters) and calls the
+strategy's ``choose`` directly, where the compiler can inline it. The plug-in's API
 (``strategies.api``) does not change.
+
+A plug-in's trampoline is compiled in each process. Every built-in outside the engine's switch
+(``registry``: not ``INLINE``) has one too, written into a generated module and cached on disk
+like the engine: numba does not link what it calls through a first-class function, so such a
+strategy is compiled once, on its own, the first time it plays, instead of into every engine
+function that asks a decision (``simulator.jit``).
 
 The buffers' shapes are the engine's constants, so the views are exact; the addresses are only
 used during the call, while the engine holds the arrays.
 """
 from __future__ import annotations
 
+from simulator.jit import STRATEGY_INLINING, inlining
 from simulator.rules import W_SIZE
 from simulator.state import (
+    DECISION_NAMES,
     MAX_OPTS,
     MAX_SEATS,
     N_STREAMS,
@@ -69,21 +77,91 @@ def _view(dtype, ndim: int):
     return view
 
 
+_VIEWS: dict[str, object] = {}
+
+
+def views() -> dict:
+    """The four view intrinsics the trampolines use, made once (they need numba)."""
+    if not _VIEWS:
+        from numba import types
+        _VIEWS.update(state_view=_view(types.int32, 1), board_view=_view(types.int32, 2),
+                      stream_view=_view(types.uint64, 1), rows_view=_view(types.float64, 2))
+    return _VIEWS
+
+
+# The one trampoline source: compiled per process for a plug-in (``_compiled_trampoline``), and
+# written for every built-in called through a seat function into a generated module, so that
+# numba caches those like the engine (``builtin_trampoline``).
+_HEAD = """
+def seat_{name}(s_at, opts_at, w_at, rng_at, mem_at, seat, kind, n):
+    S = state_view(s_at, (STATE_SIZE,))
+    row = rows_view(mem_at, (MAX_SEATS, MEM_W))[seat]
+    pub = S[:PUB_SIZE]
+    mine = S[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W]
+    opts = board_view(opts_at, (MAX_OPTS, OPT_W))
+    noise = stream_view(rng_at, (N_STREAMS,))[RNG_SEAT0 + seat:RNG_SEAT0 + seat + 1]
+    W = state_view(w_at, (W_SIZE,))
+"""
+_CALL = "{choose}(pub, mine, seat, {kind}, opts, n, noise, row[:PAR0], W, row[PAR0:])"
+_CONSTANTS = dict(MAX_OPTS=MAX_OPTS, MAX_SEATS=MAX_SEATS, MEM_W=MEM_W, N_STREAMS=N_STREAMS,
+                  OPT_W=OPT_W, PAR0=PAR0, PRIV=PRIV, PRIV_W=PRIV_W, PUB_SIZE=PUB_SIZE,
+                  RNG_SEAT0=RNG_SEAT0, STATE_SIZE=STATE_SIZE, W_SIZE=W_SIZE)
+
+
+def trampoline_source(name: str, choose: str, per_decision: bool = False) -> str:
+    """``seat_<name>``: view the engine's buffers, call ``choose``. With ``per_decision`` the
+    decision kind reaches ``choose`` as a constant, one call per kind (``state.DECISION_NAMES``),
+    so numba compiles ``choose`` once per decision with only that decision's code, as the
+    engine's own calls of the switch are: a built-in played through a generic ``choose`` ran
+    7% slower (``greedy``); a kind the engine never asks returns -1 (a bad choice)."""
+    lines = [_HEAD.format(name=name).rstrip("\n")]
+    if not per_decision:
+        return "\n".join(lines + ["    return " + _CALL.format(choose=choose, kind="kind"), ""])
+    for kind, decision in enumerate(DECISION_NAMES):
+        lines += [f"    if kind == {kind}:  # {decision}",
+                  "        return " + _CALL.format(choose=choose, kind=kind)]
+    return "\n".join(lines + ["    return -1", ""])
+
+
 def _compiled_trampoline(choose):
-    from numba import njit, types
+    from numba import njit
 
-    state, board = _view(types.int32, 1), _view(types.int32, 2)
-    streams, rows = _view(types.uint64, 1), _view(types.float64, 2)
+    namespace = {**_CONSTANTS, **views(), "choose": choose}
+    exec(trampoline_source("call", "choose"), namespace)
+    with inlining(STRATEGY_INLINING):
+        return njit(signature(), _nrt=False)(namespace["seat_call"])
 
-    @njit(signature(), _nrt=False)
-    def seat_call(s_at, opts_at, w_at, rng_at, mem_at, seat, kind, n):
-        S = state(s_at, (STATE_SIZE,))
-        row = rows(mem_at, (MAX_SEATS, MEM_W))[seat]
-        return choose(S[:PUB_SIZE], S[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W], seat,
-                      kind, board(opts_at, (MAX_OPTS, OPT_W)), n,
-                      streams(rng_at, (N_STREAMS,))[RNG_SEAT0 + seat:RNG_SEAT0 + seat + 1],
-                      row[:PAR0], state(w_at, (W_SIZE,)), row[PAR0:])
-    return seat_call
+
+def seats_source(strategies) -> str:
+    """The generated module of the built-ins' trampolines (``seat_<name>``)."""
+    lines = ['"""Generated by strategies.seat_call from the registry; do not edit."""',
+             "from strategies.seat_call import views",
+             f"from strategies.seat_call import {', '.join(sorted(_CONSTANTS))}"]
+    lines += [f"from {getattr(s.choose, 'py_func', s.choose).__module__} import choose as "
+              f"choose_{s.name}" for s in strategies]
+    lines += ["", "globals().update(views())", ""]
+    for s in strategies:
+        lines += [trampoline_source(s.name, f"choose_{s.name}", per_decision=True)]
+    return "\n".join(lines)
+
+
+_BUILTIN: dict[str, object] = {}
+
+
+def builtin_trampoline(s):
+    """The seat function of a built-in that is not in the engine's switch: its trampoline,
+    compiled from the generated module the first time the strategy plays, cached on disk."""
+    if s.name not in _BUILTIN:
+        from numba import njit
+
+        from .dispatch import generated_module, in_switch
+        from .registry import builtins
+        module = generated_module("strategies._seats", "strategy_seats.py", seats_source(
+            [b for b in builtins().values() if not in_switch(b)]))
+        with inlining(STRATEGY_INLINING):
+            _BUILTIN[s.name] = njit(signature(), cache=True, _nrt=False)(
+                getattr(module, f"seat_{s.name}"))
+    return _BUILTIN[s.name]
 
 
 def _python_trampoline(choose):

@@ -33,7 +33,7 @@ from simulator.rng import seed_streams
 from simulator.settings import Settings
 from simulator.simulate import records_frame, settings_vector
 from strategies.registry import builtins
-from strategies.dispatch import MEM_W
+from strategies.dispatch import MEM_W, seat_functions, strategy_code
 from strategies.scripted import K_KIND, WILD
 
 i32 = np.int32
@@ -162,8 +162,7 @@ class Table:
                                  dolphins=dolphins, squid=squid, squid_only=squid_only)
         self.seats = self.settings.seats
         self.st = settings_vector(self.settings)
-        sid = builtins()[strategy].code
-        self.st[E.ST_SIDS:E.ST_SIDS + self.seats] = sid
+        self.st[E.ST_SIDS:E.ST_SIDS + self.seats] = strategy_code(strategy)
         self.S = np.zeros(ST.STATE_SIZE, np.int32)
         self.W = np.zeros(R.W_SIZE, np.int32)
         self.path = self.W[R.W_PATH:R.W_PATH + 3]
@@ -171,7 +170,7 @@ class Table:
         self.rng = np.zeros(ST.N_STREAMS, np.uint64)
         self.ctx = np.zeros(E.CTX_W, np.int64)
         self.mem = np.zeros((ST.MAX_SEATS, MEM_W), np.float64)
-        self.fns = self.settings.strategy_functions
+        self.fns = seat_functions([strategy] * self.seats)
         self.ev = np.zeros((1, E.EV_W), np.int32)
         self.snaps = np.zeros((1, 1), np.int32)
         self.seed, self.game = seed, game

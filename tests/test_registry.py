@@ -9,6 +9,7 @@ from simulator.sources import compiled_files
 from strategies import dispatch
 from strategies.api import PAR_W, SCRATCH_W, Param
 from strategies.registry import (
+    PLUGIN_CODE,
     StrategyError,
     builtins,
     canonical,
@@ -27,13 +28,22 @@ def test_builtins_are_found_by_reading_the_package():
         assert s.description and 0 <= s.mem_w <= SCRATCH_W
 
 
-def test_the_switch_is_generated_from_the_registry():
+def test_the_switch_and_the_seat_functions_are_generated_from_the_registry():
+    from strategies.seat_call import seats_source
     text = dispatch.switch_source()
+    inline = [s for s in builtins().values() if dispatch.in_switch(s)]
+    seats = seats_source([s for s in builtins().values() if not dispatch.in_switch(s)])
+    assert {"random", "scripted"} <= {s.name for s in inline}
     for s in builtins().values():
-        assert f"choose_{s.name}" in text
-        if s.code != min(x.code for x in builtins().values()):
-            assert f"if sid == {s.code}:" in text
-    assert "do not edit" in text
+        if s in inline:
+            assert f"choose_{s.name}" in text
+            if s.code != min(x.code for x in inline):
+                assert f"if sid == {s.code}:" in text
+            assert dispatch.strategy_code(s.name) == s.code
+        else:
+            assert f"choose_{s.name}" not in text and f"def seat_{s.name}(" in seats
+            assert dispatch.strategy_code(s.name) == PLUGIN_CODE
+    assert "do not edit" in text and "do not edit" in seats
 
 
 def test_specs_split_and_canonical_spelling():

@@ -322,40 +322,148 @@ def _isatty(stream) -> bool:
         return False
 
 
+# what a cold compile costs, measured on a 2-core VM (docs/performance.md, "Cold compile")
+COMPILE_TIME = ("about 1.5 minutes on 2 cores, then 1-1.5 minutes the first time a heuristic "
+                "strategy plays and 10-20 s for each further one")
+
+
 def compile_note(entry: str, quiet: bool) -> None:
-    """Say so on stderr when the engine is about to compile (no cache for these sources)."""
+    """Say so on stderr when the engine is about to compile (no cache for these sources), and
+    report the progress of any compile the command then runs (the engine, or a strategy the
+    first time it plays): compiling is silent otherwise, for minutes."""
+    reporter = compile_progress()
+    reporter.quiet = quiet
     if quiet or engine_cached(entry):
         return
     import simulator
-    click.echo(f"survive-sim: compiling the engine for these sources (a few minutes, once; "
+    click.echo(f"survive-sim: compiling the engine for these sources ({COMPILE_TIME}; once, "
                f"cached in {simulator.CACHE_DIR})", err=True)
 
 
+# the compiled file an entry point's cache is known by: both play the one compiled game
+_ENGINE_FILES = {"run_games": "play_games", "replay_game": "play_games"}
+
+
 def engine_cached(entry: str = "run_games") -> bool:
-    """numba's cache of ``engine.ENTRY`` for this checkout exists. numba keeps it in a folder
+    """numba's cache of the engine for this checkout exists. numba keeps it in a folder
     named after the *path* of the source folder, so a second checkout of the same sources
     (a git worktree) compiles again: look in this checkout's folder, not any."""
     import glob
 
     import simulator
+    name = _ENGINE_FILES.get(entry, entry)
     where = os.path.dirname(os.path.abspath(simulator.__file__))
     try:
         from numba.core.caching import _CacheLocator
         sub = _CacheLocator.get_suitable_cache_subpath(os.path.join(where, "engine.py"))
     except (ImportError, AttributeError):                  # another numba: any folder
         sub = "**"
-    return bool(glob.glob(os.path.join(simulator.CACHE_DIR, sub, f"engine.{entry}-*.nbi"),
+    return bool(glob.glob(os.path.join(simulator.CACHE_DIR, sub, f"engine.{name}-*.nbi"),
                           recursive=True))
 
 
 def load_engine(progress: Progress, settings, threads: int | None = None) -> None:
     """Load (or compile) the engine by playing one game, as a phase of its own: the first
-    call of a process reads numba's cache (about a second) or compiles (minutes)."""
+    call of a process reads numba's cache (about a second) or compiles (minutes). Compile
+    lines (``CompileProgress``) go through the progress, so they do not break its bar."""
     from simulator.simulate import numba_threads, run_records
+    compile_progress().sink = progress.note
     progress.begin("loading the engine" if engine_cached() else
-                   "compiling the engine (a few minutes, once)")
+                   "compiling the engine (about 1.5 minutes, once)")
     with numba_threads(threads):
         run_records(settings, 0, 0, 1)
+
+
+class CompileProgress:
+    """Counts numba's compiles from its ``numba:compile`` events (one per function and
+    signature actually compiled, none for a cache load) and, while a compile runs, writes a
+    line every ``every`` seconds and one at its end: plain lines, on a terminal as in a log
+    (through ``sink`` when a ``Progress`` shows a bar: ``load_engine`` sets it).
+
+    numba calls ``on_start``/``on_end`` on the compiling thread; ``tick`` is called by a
+    daemon thread (``compile_progress``), or by a test with its own clock."""
+
+    def __init__(self, every: float = 15.0, clock=time.monotonic, stream=None):
+        self.every, self.clock, self.stream = every, clock, stream
+        self.quiet = False
+        self.sink = None
+        self.depth = self.done = 0
+        self.start = self.last = 0.0
+        self.what = ""
+        self.printed = False
+        self.lock = threading.Lock()
+
+    def on_start(self, event) -> None:
+        with self.lock:
+            if self.depth == 0:
+                self.start = self.last = self.clock()
+                self.done, self.printed = 0, False
+                self.what = _compiled_what(getattr(event, "data", None))
+            self.depth += 1
+
+    def on_end(self, event) -> None:
+        with self.lock:
+            self.depth -= 1
+            self.done += 1
+            if self.depth == 0 and self.printed:
+                self._line(f"compiled {self.what}: {self.done:,} functions in "
+                           f"{self.clock() - self.start:.0f} s")
+
+    def tick(self, now: float | None = None) -> None:
+        with self.lock:
+            now = self.clock() if now is None else now
+            if self.depth > 0 and now - self.last >= self.every:
+                self.last = now
+                self.printed = True
+                self._line(f"compiling {self.what}: {self.done:,} functions done, "
+                           f"{now - self.start:.0f} s")
+
+    def _line(self, text: str) -> None:
+        if self.quiet:
+            return
+        if self.sink is not None:
+            self.sink(f"survive-sim: {text}")
+        else:
+            print(f"survive-sim: {text}", file=self.stream or sys.stderr, flush=True)
+
+
+def _compiled_what(data) -> str:
+    """What the outermost compile builds: the engine, a strategy's seat function, or a name."""
+    fn = getattr((data or {}).get("dispatcher"), "py_func", None)
+    name = getattr(fn, "__name__", "")
+    if name == "play_games":
+        return "the engine"
+    if name.startswith("seat_"):
+        return f"strategy {name[5:]}"
+    return name or "numba code"
+
+
+_REPORTER: list[CompileProgress] = []
+
+
+def compile_progress() -> CompileProgress:
+    """The process's one reporter, listening to numba and ticked by a daemon thread."""
+    if not _REPORTER:
+        from numba.core import event
+
+        reporter = CompileProgress()
+
+        class _Listener(event.Listener):
+            def on_start(self, ev):
+                reporter.on_start(ev)
+
+            def on_end(self, ev):
+                reporter.on_end(ev)
+
+        event.register("numba:compile", _Listener())
+
+        def run():
+            while True:
+                time.sleep(1.0)
+                reporter.tick()
+        threading.Thread(target=run, name="compile-progress", daemon=True).start()
+        _REPORTER.append(reporter)
+    return _REPORTER[0]
 
 
 def threads_used(threads: int | None) -> int:

@@ -69,7 +69,7 @@ def replay(seed, game, players, strategies, plugins, json_path, html_path, check
     from replays.text import format_log
     from simulator.replay import game_log
 
-    compile_note("run_games", False)          # replay_game itself compiles in seconds
+    compile_note("run_games", False)          # a replay plays the same compiled game
     try:
         log = game_log(settings, seed, game)
     except RuntimeError as e:
