@@ -69,3 +69,15 @@ def test_the_outermost_compile_names_what_is_built():
     assert _compiled_what(_event("seat_careful").data) == "strategy careful"
     assert _compiled_what(None) == "numba code"
     assert "minute" in COMPILE_TIME and "2 cores" in COMPILE_TIME
+
+
+def test_only_uncached_builtins_outside_the_switch_are_compiled_apart(tmp_path, monkeypatch):
+    import simulator
+    from simulator.cli import progress
+    monkeypatch.setattr(simulator, "CACHE_DIR", str(tmp_path))
+    names = progress._uncached_builtins(["random", "greedy:risk=2", "careful", "greedy",
+                                         "no-such-strategy"])
+    assert names == ["greedy", "careful"]          # random is in the switch; unknown: ignored
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "strategy_seats.seat_greedy-15.py311.nbi").write_text("")
+    assert progress._uncached_builtins(["greedy", "careful"]) == ["careful"]

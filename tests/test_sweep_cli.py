@@ -240,3 +240,12 @@ def test_bench_times_a_sweep_against_the_raw_engine_and_dask(tmp_path):
     assert r.exit_code == 0, r.stderr
     assert "run 1: raw" in r.stdout and "dask" in r.stdout
     assert "sweep / raw engine:" in r.stdout and "Dask / threaded sweep:" in r.stdout
+
+
+def test_a_compile_runs_in_a_child_process_that_fills_the_cache():
+    """load_engine compiles apart (the compiler's memory leaves with the child); here the cache
+    is warm, so the child only loads it, and says nothing."""
+    from simulator.cli.progress import compile_apart, engine_cached
+    lines = []
+    assert compile_apart(["careful"], lines.append)
+    assert engine_cached() and lines == []

@@ -362,16 +362,80 @@ def engine_cached(entry: str = "run_games") -> bool:
                           recursive=True))
 
 
-def load_engine(progress: Progress, settings, threads: int | None = None) -> None:
+def load_engine(progress: Progress, settings, threads: int | None = None,
+                strategies=()) -> None:
     """Load (or compile) the engine by playing one game, as a phase of its own: the first
-    call of a process reads numba's cache (about a second) or compiles (minutes). Compile
-    lines (``CompileProgress``) go through the progress, so they do not break its bar."""
+    call of a process reads numba's cache (about a second) or compiles (minutes). A compile
+    runs in a child process (``compile_apart``), with the seat functions of the built-ins in
+    ``strategies`` (specs) too: compiling holds 1-1.5 GB that numba never gives back, which a
+    long command (a study's report and its worker processes) should not carry. Compile lines
+    (``CompileProgress``) go through the progress, so they do not break its bar."""
     from simulator.simulate import numba_threads, run_records
     compile_progress().sink = progress.note
-    progress.begin("loading the engine" if engine_cached() else
-                   "compiling the engine (about 1.5 minutes, once)")
+    names = _uncached_builtins(list(strategies) + list(settings.strategies))
+    if not engine_cached() or names:
+        what = ["the engine"] * (not engine_cached()) + names
+        progress.begin(f"compiling {', '.join(what)} (once; the engine about 1.5 minutes, a "
+                       f"strategy 10 s to 1 minute)")
+        compile_apart(names, progress.note)
+    progress.begin("loading the engine")
     with numba_threads(threads):
         run_records(settings, 0, 0, 1)
+
+
+def _uncached_builtins(specs) -> list[str]:
+    """The built-ins among ``specs`` compiled on their own (``strategies.seat_call``) whose
+    seat function is not in numba's cache yet."""
+    import glob
+
+    import simulator
+    from strategies.dispatch import in_switch
+    from strategies.registry import parse_spec
+    names = []
+    for spec in dict.fromkeys(specs):
+        try:
+            s, _ = parse_spec(spec)
+        except Exception:                   # checked (one line) where the spec is used
+            continue
+        if s.plugin or in_switch(s) or s.name in names:
+            continue
+        if not glob.glob(os.path.join(simulator.CACHE_DIR, "**",
+                                      f"strategy_seats.seat_{s.name}-*.nbi"), recursive=True):
+            names.append(s.name)
+    return names
+
+
+_CHILD = """
+import sys
+from simulator.cli.progress import compile_progress
+from simulator.settings import Settings
+from simulator.simulate import run_records
+compile_progress()
+run_records(Settings(players=4), 0, 0, 1)
+for name in sys.argv[1:]:
+    run_records(Settings(players=4, strategies=(name,)), 0, 0, 1)
+"""
+
+
+def compile_apart(names: list[str], say=None) -> bool:
+    """Compile the engine and the seat functions of built-ins ``names`` into numba's cache in
+    a child process, passing its compile lines to ``say``. True when it succeeded; otherwise
+    the caller compiles in its own process, as before."""
+    import subprocess
+
+    import simulator
+    root = os.path.dirname(os.path.dirname(os.path.abspath(simulator.__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    try:
+        child = subprocess.Popen([sys.executable, "-c", _CHILD, *names], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    except OSError:
+        return False
+    for line in child.stderr:
+        if line.startswith("survive-sim: compil") and say is not None:
+            say(line.rstrip("\n"))
+    return child.wait() == 0
 
 
 class CompileProgress:

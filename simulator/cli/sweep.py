@@ -233,7 +233,8 @@ def play(spec, out, force_new, threads, scheduler, workers, no_progress, progres
         p.note(f"{p.title}: {len(spec.points)} settings x {spec.games:,} games (seed "
                f"{spec.seed}) into {out}; {done:,} of {total:,} games already there")
         if scheduler is None and done < total:
-            load_engine(p, spec.points[0].settings, threads)
+            load_engine(p, spec.points[0].settings, threads,
+                        [x for point in spec.points for x in point.settings.strategies])
 
     def setting_done(label, n):
         p.note(f"done: {label} ({n} games)")

@@ -91,7 +91,8 @@ def tournament(strategies, players, games, out, seed, threads, batch, alpha, bet
     compile_note("run_games", no_progress)
     try:
         with Progress(title="tournament", quiet=no_progress) as bar, folder as f:
-            load_engine(bar, t.settings[0], threads)         # load or compile, start threads
+            load_engine(bar, t.settings[0], threads,          # load or compile, start threads
+                        [x for st in t.settings for x in st.strategies])
             result = play(t, threads, on_batch=f.write_games, watch=bar)
             bar.begin(f"writing {out}")
             f.finish(result)
