@@ -407,6 +407,7 @@ def _uncached_builtins(specs) -> list[str]:
 
 _CHILD = """
 import sys
+sys.path.insert(0, sys.argv.pop(1))     # this process's simulator, not one in the working folder
 from simulator.cli.progress import compile_progress
 from simulator.settings import Settings
 from simulator.simulate import run_records
@@ -425,10 +426,9 @@ def compile_apart(names: list[str], say=None) -> bool:
 
     import simulator
     root = os.path.dirname(os.path.dirname(os.path.abspath(simulator.__file__)))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    env = dict(os.environ)
     try:
-        child = subprocess.Popen([sys.executable, "-c", _CHILD, *names], env=env,
+        child = subprocess.Popen([sys.executable, "-c", _CHILD, root, *names], env=env,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     except OSError:
         return False
