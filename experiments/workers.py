@@ -102,9 +102,9 @@ def in_order(submit: Callable, items: Iterable, window: int) -> Iterator:
             break
     while pending:
         yield pending.popleft().result()
-        nxt = next(it, None)
-        if nxt is not None:
-            pending.append(submit(nxt))
+        for x in it:                        # the next item, if any (an item may be None)
+            pending.append(submit(x))
+            break
 
 
 # a large object every task of a phase needs (a run's sums), sent as bytes and unpickled once

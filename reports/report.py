@@ -312,8 +312,8 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
     memory does not grow with the games; ``scheduler``/``workers`` as there), for the
     statistics, the charts and the verdicts; the run is read, the charts drawn and the sample
     games replayed by ``workers`` processes (``experiments.workers``; default one per core).
-    ``games``: only the first ``games`` games of each setting. ``watch`` (``experiments.watch``) sees each phase and its progress; ``log`` gets
-    a line as each ends. ``RunError`` / ``ValueError`` (one line) for a folder that is not a
+    ``games``: only the first ``games`` games of each setting. ``watch``
+    (``experiments.watch``) sees each phase and its progress; ``log`` gets a line as each ends. ``RunError`` / ``ValueError`` (one line) for a folder that is not a
     run, an empty run, or an output that cannot be written."""
     t0 = time.perf_counter()
     page.check_target(out)                      # before any work: where the page goes
@@ -343,10 +343,11 @@ def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, 
     _say(log, f"report: {have:,} games of {len(account)} settings read "
               f"({time.perf_counter() - t0:.1f} s)")
     w.begin("statistics and verdicts")
+    t_stats = time.perf_counter()
     tidy = result.tidy()
     v = judge_run(run, claims, games=games, log=log, analysis=result) if claims else None
     _say(log, f"report: statistics and {0 if v is None else len(v)} verdicts "
-              f"({time.perf_counter() - t0:.1f} s)")
+              f"({time.perf_counter() - t_stats:.1f} s)")
     run = result
     meta = result.meta
     notes = []

@@ -152,3 +152,19 @@ def test_blocks_smaller_than_a_chunk_give_the_same_numbers(run, monkeypatch):
     for key, j in whole.catalog.joints.items():
         np.testing.assert_allclose(j.mom.m2, cut.catalog.joints[key].mom.m2, rtol=1e-9,
                                    atol=1e-12)
+
+
+def test_results_come_back_in_order_with_a_bounded_window_whatever_the_items():
+    from concurrent.futures import Future
+
+    from experiments.workers import in_order
+    live = []
+
+    def submit(x):
+        live.append(x)
+        f = Future()
+        f.set_result(x)
+        return f
+    got = in_order(submit, [1, None, 3, None, 5], 2)
+    assert next(got) == 1 and live == [1, None]   # two in flight, then one more per result
+    assert list(got) == [None, 3, None, 5]

@@ -332,7 +332,7 @@ def compile_note(entry: str, quiet: bool) -> None:
     report the progress of any compile the command then runs (the engine, or a strategy the
     first time it plays): compiling is silent otherwise, for minutes."""
     reporter = compile_progress()
-    reporter.quiet = quiet
+    reporter.quiet, reporter.sink = quiet, None       # a new command: no bar to write through yet
     if quiet or engine_cached(entry):
         return
     import simulator
@@ -373,8 +373,9 @@ def load_engine(progress: Progress, settings, threads: int | None = None,
     from simulator.simulate import numba_threads, run_records
     compile_progress().sink = progress.note
     names = _uncached_builtins(list(strategies) + list(settings.strategies))
-    if not engine_cached() or names:
-        what = ["the engine"] * (not engine_cached()) + names
+    cached = engine_cached()
+    if not cached or names:
+        what = ["the engine"] * (not cached) + names
         progress.begin(f"compiling {', '.join(what)} (once; the engine about 1.5 minutes, a "
                        f"strategy 10 s to 1 minute)")
         compile_apart(names, progress.note)
@@ -390,12 +391,12 @@ def _uncached_builtins(specs) -> list[str]:
 
     import simulator
     from strategies.dispatch import in_switch
-    from strategies.registry import parse_spec
+    from strategies.registry import StrategyError, parse_spec
     names = []
     for spec in dict.fromkeys(specs):
         try:
             s, _ = parse_spec(spec)
-        except Exception:                   # checked (one line) where the spec is used
+        except StrategyError:               # checked (one line) where the spec is used
             continue
         if s.plugin or in_switch(s) or s.name in names:
             continue
@@ -426,9 +427,8 @@ def compile_apart(names: list[str], say=None) -> bool:
 
     import simulator
     root = os.path.dirname(os.path.dirname(os.path.abspath(simulator.__file__)))
-    env = dict(os.environ)
     try:
-        child = subprocess.Popen([sys.executable, "-c", _CHILD, root, *names], env=env,
+        child = subprocess.Popen([sys.executable, "-c", _CHILD, root, *names],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     except OSError:
         return False
