@@ -8,7 +8,7 @@ import time
 import click
 
 from . import main
-from .options import bad, challenges_label, checked, expansions_label, seed_option, settings_from
+from .options import IntRange, FloatRange, bad, challenges_label, checked, expansions_label, seed_option, settings_from
 from .progress import compile_note
 
 
@@ -46,15 +46,15 @@ def machine() -> str:
 
 
 @main.command(short_help="Measure games per second (1 thread / all threads).")
-@click.option("--games", type=click.IntRange(min=1), default=None,
+@click.option("--games", type=IntRange(min=1), default=None,
               help="Games per run (default: about --seconds of play per run).")
-@click.option("--seconds", type=click.FloatRange(min=0.1, max=600), default=2.0,
+@click.option("--seconds", type=FloatRange(min=0.1, max=600), default=2.0,
               show_default=True, help="Target time per run when --games is not given.")
-@click.option("--repeat", type=click.IntRange(min=1, max=100), default=3, show_default=True,
+@click.option("--repeat", type=IntRange(min=1, max=100), default=3, show_default=True,
               help="Runs per cell; the best is reported (other load only ever slows a run).")
 @click.option("--players", "players_list", default="2,3,4,5,6", show_default=True,
               metavar="LIST", help="Player counts to measure (comma-separated, each 2-6).")
-@click.option("--threads", type=click.IntRange(min=1), default=None,
+@click.option("--threads", type=IntRange(min=1), default=None,
               help="Threads of the multi-thread column (default: all).")
 @click.option("--challenge", "challenges", default="", metavar="LIST",
               help="Challenges in force while timing (as for simulate; 6 only with 5-6 "
@@ -66,7 +66,7 @@ def machine() -> str:
               type=click.Path(dir_okay=False),
               help="Instead: time the sweep of experiment file SPEC (--games per setting) "
                    "against the raw engine on the same games, and on a Dask LocalCluster.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=IntRange(min=1), default=None,
               help="With --sweep: Dask worker processes (default 2; needs dask).")
 @seed_option
 def bench(games, seconds, repeat, players_list, threads, challenges, dolphins, squid, squid_only,

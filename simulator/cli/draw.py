@@ -12,6 +12,7 @@ import click
 from . import main
 from .files import atomic_file, check_extension, check_writable
 from .options import (
+    IntRange, FloatRange,
     INDEX_MAX,
     bad,
     one_line,
@@ -89,7 +90,7 @@ def write_picture(log: dict, i: int, out: str, scale: float = 1.0) -> None:
               help="Draw from a saved JSON log (`survive-sim replay --json FILE`) without "
                    "running the engine; the game options are then not used.")
 @seed_option
-@click.option("--game", type=click.IntRange(0, INDEX_MAX), default=None,
+@click.option("--game", type=IntRange(0, INDEX_MAX), default=None,
               help="Index of the game within the seed's run (0-based); needed unless --log.")
 @players_option
 @strategies_option
@@ -101,7 +102,7 @@ def write_picture(log: dict, i: int, out: str, scale: float = 1.0) -> None:
               help="Draw the start of seat-turn T (1-based: its turn_start event).")
 @click.option("--out", required=True, metavar="FILE",
               help="The picture to write: FILE.png or FILE.svg.")
-@click.option("--scale", type=click.FloatRange(0.25, 4.0), default=1.0, show_default=True,
+@click.option("--scale", type=FloatRange(0.25, 4.0), default=1.0, show_default=True,
               help="Size factor of a PNG (1 = about 1500 x 1080 px).")
 @rule_options
 def draw(log_path, seed, game, players, strategies, plugins, event, turn, out, scale, **rules):

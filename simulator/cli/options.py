@@ -13,6 +13,31 @@ import click
 
 
 INDEX_MAX = 2**63 - 1                 # seeds and game indices are int64
+INT32_MAX = 2**31 - 1                 # the engine's int32 fields (the turn cap, counts)
+
+
+class IntRange(click.IntRange):
+    """click's ``IntRange`` with an upper bound always: ``max`` defaults to the largest int64
+    (a count, a seed or an index reaches numpy as one), so ``99999999999999999999`` is one
+    usage line, never an ``OverflowError`` deep in a command."""
+
+    def __init__(self, min=None, max=None, min_open=False, max_open=False, clamp=False):
+        super().__init__(min, INDEX_MAX if max is None else max, min_open, max_open, clamp)
+
+
+class FloatRange(click.FloatRange):
+    """click's ``FloatRange`` without NaN and infinities: ``nan`` passes every comparison, so
+    click's own range check lets it through (``--scale nan``, ``--precision nan``)."""
+
+    name = "finite float"
+
+    def convert(self, value, param, ctx):
+        import math
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number; give a number "
+                      f"{self._describe_range()}", param, ctx)
+        return super().convert(number, param, ctx)
 
 
 def one_line(text) -> str:
@@ -64,7 +89,7 @@ def check_last_game(first: int, games: int) -> None:
 
 
 players_option = click.option(
-    "--players", type=click.IntRange(2, 6), default=4, show_default=True,
+    "--players", type=IntRange(2, 6), default=4, show_default=True,
     help="Number of players (2-6). 2 players sit as 4 seats A,B,A,B.")
 strategies_option = click.option(
     "--strategies", default="random", show_default=True, metavar="NAMES",
@@ -76,7 +101,7 @@ plugin_option = click.option(
     help="A Python file of your own strategies (docs/writing-a-strategy.md); repeatable. Its "
          "names can then be used in --strategies.")
 seed_option = click.option(
-    "--seed", type=click.IntRange(0, INDEX_MAX), default=0, show_default=True,
+    "--seed", type=IntRange(0, INDEX_MAX), default=0, show_default=True,
     help="Root seed (0 to 2**63-1).")
 tiebreak_option = click.option(
     "--tiebreak", type=click.Choice(["shared", "chain"]), default=None,
@@ -109,7 +134,7 @@ def rule_options(f):
                      help="Boats per seat (X1.5): `rules` (2 each for 2-4 players, 1,1,2,2,2 "
                           "for 5, 1,1,1,1,2,2 for 6) or one number 0-3 per seat, at most 12 "
                           "in all, e.g. 2,2,2,2,2.")(f)
-    f = click.option("--max-turns", type=click.IntRange(min=1), default=400, show_default=True,
+    f = click.option("--max-turns", type=IntRange(1, INT32_MAX), default=400, show_default=True,
                      help="R10: turn cap (seat-turns); capped games end as `turn_cap`.")(f)
     f = click.option("--creatures-must-move", is_flag=True,
                      help="R2/R21: a die-moved creature may not stay put when it can move.")(f)

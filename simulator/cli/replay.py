@@ -7,6 +7,7 @@ import click
 from . import main
 from .files import atomic_file, atomic_path, check_extension, check_writable, write_text
 from .options import (
+    IntRange,
     INDEX_MAX,
     bad,
     one_line,
@@ -23,7 +24,7 @@ from .referee import report
 
 @main.command(short_help="Print one game turn by turn (and its JSON log).")
 @seed_option
-@click.option("--game", type=click.IntRange(0, INDEX_MAX), required=True,
+@click.option("--game", type=IntRange(0, INDEX_MAX), required=True,
               help="Index of the game within the seed's run (0-based, the table's `game`).")
 @players_option
 @strategies_option

@@ -7,7 +7,7 @@ import os
 import click
 
 from . import main
-from .options import bad, one_line
+from .options import IntRange, bad, one_line
 
 
 def default_out(run: str) -> str:
@@ -33,7 +33,7 @@ def write(run: str, out: str, quiet: bool = False, games: int | None = None,
 
 def analysis_options(f):
     """``--scheduler`` and ``--workers`` of the commands that read a run."""
-    f = click.option("--workers", type=click.IntRange(min=1), default=None,
+    f = click.option("--workers", type=IntRange(min=1), default=None,
                      help="Processes that read the run's chunks (and draw the charts): "
                           "default one per core for a large run; with --scheduler local, "
                           "the Dask workers.")(f)
@@ -48,7 +48,7 @@ def analysis_options(f):
 @click.option("--out", default=None, metavar="DIR",
               help="The report folder (default: RUN-report beside RUN). Holds index.html, "
                    "index.md, figures/, tables/ and verdicts.csv.")
-@click.option("--games", type=click.IntRange(min=1), default=None,
+@click.option("--games", type=IntRange(min=1), default=None,
               help="Only the first N games of each setting (statistics, charts and "
                    "verdicts).")
 @analysis_options

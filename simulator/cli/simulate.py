@@ -14,6 +14,7 @@ import click
 from . import main
 from .files import check_writable, out_format, table_writer
 from .options import (
+    IntRange,
     INDEX_MAX,
     challenges_label,
     check_last_game,
@@ -30,18 +31,18 @@ from .progress import Progress, compile_note, threads_used
 
 @main.command(short_help="Play many games; print the summary, save the table.")
 @players_option
-@click.option("--games", type=click.IntRange(1, INDEX_MAX), required=True,
+@click.option("--games", type=IntRange(1, INDEX_MAX), required=True,
               help="Number of games to play (at least 1).")
 @seed_option
 @strategies_option
 @plugin_option
 @click.option("--out", type=str, default=None, metavar="FILE",
               help="Write the per-game table here: .parquet or .csv (default: summary only).")
-@click.option("--first", type=click.IntRange(0, INDEX_MAX), default=0, show_default=True,
+@click.option("--first", type=IntRange(0, INDEX_MAX), default=0, show_default=True,
               help="Index of the first game (to extend a run: games first..first+games-1).")
-@click.option("--threads", type=click.IntRange(min=1), default=None,
+@click.option("--threads", type=IntRange(min=1), default=None,
               help="Worker threads (default: all). Results do not depend on it.")
-@click.option("--chunk", type=click.IntRange(min=1), default=10_000, show_default=True,
+@click.option("--chunk", type=IntRange(min=1), default=10_000, show_default=True,
               help="Games per compiled batch (progress granularity). Results do not depend on it.")
 @click.option("--no-progress", is_flag=True, help="No progress bar or notes on stderr.")
 @rule_options

@@ -12,7 +12,7 @@ import click
 
 from . import main
 from .files import check_writable, write_text
-from .options import bad
+from .options import IntRange, FloatRange, bad
 from .report import analysis_options
 
 
@@ -21,10 +21,10 @@ from .report import analysis_options
 @click.option("--out", default=None, metavar="FILE",
               help="Also write the tidy table (setting, seat, metric, value, low, high, n, "
                    "method) as CSV.")
-@click.option("--precision", type=click.FloatRange(min=0.0001, max=0.5), default=0.01,
+@click.option("--precision", type=FloatRange(min=0.0001, max=0.5), default=0.01,
               show_default=True,
               help="Half-width of a seat's win share the `games needed` lines aim at.")
-@click.option("--games", type=click.IntRange(min=1), default=None,
+@click.option("--games", type=IntRange(min=1), default=None,
               help="Only the first N games of each setting (as `report --games`).")
 @analysis_options
 @click.option("--no-progress", is_flag=True, help="No progress lines on stderr.")

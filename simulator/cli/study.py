@@ -7,7 +7,7 @@ import os
 import click
 
 from . import main
-from .options import bad, one_line
+from .options import IntRange, bad, one_line
 
 SETTLE_CAP = 200_000            # --until-settled's default --max-games
 
@@ -15,18 +15,18 @@ SETTLE_CAP = 200_000            # --until-settled's default --max-games
 @main.command(short_help="Run a shipped study (sweep + report) and print its verdicts.")
 @click.argument("name", required=False)
 @click.option("--list", "list_", is_flag=True, help="Name the shipped studies and stop.")
-@click.option("--games", type=click.IntRange(min=1), default=None,
+@click.option("--games", type=IntRange(min=1), default=None,
               help="Games per setting (default: the study's; fewer = a quick version).")
 @click.option("--out", default=None, metavar="DIR",
               help="Where the run and the report go (default: studies/NAME, "
                    "studies/NAME-GAMES with --games, studies/NAME-settled with "
                    "--until-settled). To extend a run, give its folder and more --games.")
-@click.option("--threads", type=click.IntRange(min=1), default=None,
+@click.option("--threads", type=IntRange(min=1), default=None,
               help="Engine threads (default: all). Results do not depend on it.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Play on Dask (`local` or tcp://HOST:PORT), as for sweep, and read the run "
                    "for the report there too.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=IntRange(min=1), default=None,
               help="Worker processes: of --scheduler local, or (without it) that read the "
                    "run and draw the report's charts.")
 @click.option("--force-new", is_flag=True, help="Replace a run folder of another spec.")
@@ -34,7 +34,7 @@ SETTLE_CAP = 200_000            # --until-settled's default --max-games
               help="Play in rounds (doubling from the study's chunk, or from --games) and "
                    "judge each round with anytime-valid intervals; stop when every verdict is "
                    "settled (supported, negligible or refuted) or at --max-games.")
-@click.option("--max-games", type=click.IntRange(min=1), default=None,
+@click.option("--max-games", type=IntRange(min=1), default=None,
               help="With --until-settled: the most games per setting (default 200,000).")
 @click.option("--no-progress", is_flag=True, help="No progress bar or lines on stderr.")
 def study(name, list_, games, out, threads, scheduler, workers, force_new, until_settled,

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from . import main
-from .options import bad, load_plugins_option, one_line, plugin_option
+from .options import IntRange, bad, load_plugins_option, one_line, plugin_option
 
 GRID_HELP = ("With SPEC the grid is the file's; without it the options below give it (each a "
              "comma-separated list of alternatives unless said otherwise).")
@@ -92,11 +92,11 @@ def _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squ
                 type=click.Path(dir_okay=False))
 @click.option("--out", required=True, metavar="FOLDER",
               help="The run folder (a Parquet dataset; re-running resumes it).")
-@click.option("--games", type=click.IntRange(min=1), default=None,
+@click.option("--games", type=IntRange(min=1), default=None,
               help="Games per setting (overrides the file's `games`).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+@click.option("--seed", type=IntRange(0, 2**63 - 1), default=None,
               help="Root seed shared by every setting (overrides the file's).")
-@click.option("--chunk", type=click.IntRange(min=1), default=None,
+@click.option("--chunk", type=IntRange(min=1), default=None,
               help="Games per chunk file (overrides the file's; default 10000).")
 @click.option("--players", default=None, metavar="LIST", help="Player counts, e.g. 5,6.")
 @click.option("--strategies", multiple=True, metavar="NAMES",
@@ -122,13 +122,13 @@ def _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squ
                    "nothing.")
 @click.option("--force-new", is_flag=True,
               help="Replace a run folder made by another spec or engine (its games are lost).")
-@click.option("--threads", type=click.IntRange(min=1), default=None,
+@click.option("--threads", type=IntRange(min=1), default=None,
               help="Engine threads without a scheduler (default: all). Results do not depend "
                    "on it.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Play on Dask: `local` starts a LocalCluster, tcp://HOST:PORT uses a running "
                    "scheduler (pip install \"survive-sim[dask]\").")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=IntRange(min=1), default=None,
               help="Worker processes of --scheduler local (default: one per core).")
 @click.option("--no-progress", is_flag=True, help="No progress bar or lines on stderr.")
 @plugin_option

@@ -7,6 +7,7 @@ import click
 
 from . import main
 from .options import (
+    IntRange, FloatRange,
     INDEX_MAX,
     bad,
     checked,
@@ -18,7 +19,7 @@ from .options import (
 )
 from .progress import Progress, compile_note, load_engine, threads_used
 
-OPEN01 = click.FloatRange(0, 1, min_open=True, max_open=True)
+OPEN01 = FloatRange(0, 1, min_open=True, max_open=True)
 
 
 def _tournament(names, players, games, seed, batch, alpha, beta, delta, stop, rules):
@@ -43,22 +44,22 @@ def _tournament(names, players, games, seed, batch, alpha, beta, delta, stop, ru
                    "a part `key=value` continues the previous name's parameters. Results are "
                    "labelled by the exact names.")
 @players_option
-@click.option("--games", type=click.IntRange(1, INDEX_MAX), required=True,
+@click.option("--games", type=IntRange(1, INDEX_MAX), required=True,
               help="Game indices to play at most. Each index is played by every line-up (the "
                    "same engine game: common random numbers), so N x line-ups games in all.")
 @click.option("--out", required=True, metavar="DIR",
               help="Folder to write (created whole: standings.csv, head_to_head.csv, "
                    "games.parquet, tournament.json, README.md). Must be new or empty.")
 @seed_option
-@click.option("--threads", type=click.IntRange(min=1), default=None,
+@click.option("--threads", type=IntRange(min=1), default=None,
               help="Engine threads (default: all). Results do not depend on it.")
-@click.option("--batch", type=click.IntRange(min=1), default=500, show_default=True,
+@click.option("--batch", type=IntRange(min=1), default=500, show_default=True,
               help="Game indices per batch; the stop rule is checked after each batch.")
 @click.option("--alpha", type=OPEN01, default=0.05, show_default=True,
               help="SPRT: chance of ordering two equal strategies (alpha/2 per side).")
 @click.option("--beta", type=OPEN01, default=0.05, show_default=True,
               help="SPRT: chance of missing a difference of --delta.")
-@click.option("--delta", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+@click.option("--delta", type=FloatRange(0, 0.5, min_open=True, max_open=True),
               default=0.05, show_default=True,
               help="SPRT: the difference that matters, p(A above B) = 0.5 +- delta.")
 @click.option("--no-stop", is_flag=True, help="Play all --games indices (report the SPRT only).")

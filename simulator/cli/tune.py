@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from . import main
-from .options import INDEX_MAX, bad, load_plugins_option, one_line, plugin_option
+from .options import IntRange, INDEX_MAX, bad, load_plugins_option, one_line, plugin_option
 
 
 @main.command(short_help="Tune a strategy's parameters against a ladder (CMA-ES).")
@@ -13,21 +13,21 @@ from .options import INDEX_MAX, bad, load_plugins_option, one_line, plugin_optio
 @click.option("--against", required=True, metavar="NAMES",
               help="The ladder it plays: comma-separated strategies filling the other seats "
                    "cyclically (e.g. greedy,careful,racer).")
-@click.option("--budget", type=click.IntRange(min=1), required=True,
+@click.option("--budget", type=IntRange(min=1), required=True,
               help="Games the search may play (the held-out measurement comes on top).")
-@click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True,
+@click.option("--players", type=IntRange(3, 6), default=4, show_default=True,
               help="Players per game (the candidate sits in every seat in turn).")
-@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("--games", type=IntRange(min=1), default=200, show_default=True,
               help="Game indices per candidate; x players = its games. Every candidate of a "
                    "generation plays the same indices.")
-@click.option("--popsize", type=click.IntRange(min=2), default=8, show_default=True,
+@click.option("--popsize", type=IntRange(min=2), default=8, show_default=True,
               help="CMA-ES candidates per generation.")
 @click.option("--params", default="", metavar="NAMES",
               help="Only these parameters (comma-separated; default: all).")
-@click.option("--holdout", type=click.IntRange(min=1), default=2000, show_default=True,
+@click.option("--holdout", type=IntRange(min=1), default=2000, show_default=True,
               help="Held-out game indices for the final paired measurement.")
-@click.option("--seed", type=click.IntRange(0, INDEX_MAX), default=0, show_default=True)
-@click.option("--threads", type=click.IntRange(min=1), default=None,
+@click.option("--seed", type=IntRange(0, INDEX_MAX), default=0, show_default=True)
+@click.option("--threads", type=IntRange(min=1), default=None,
               help="Engine threads (default: all). Results do not depend on it.")
 @click.option("--out", default=None, metavar="FILE",
               help="Write the result as JSON (best spec, held-out measurement, every "
