@@ -85,6 +85,8 @@ def bounded_interval(n: int, mean: float, sd: float, lo: float, hi: float,
     sample mean ``mean`` and sample sd ``sd`` (n - 1), by the module's rule."""
     if n == 0:
         return (math.nan, math.nan, "none")
+    if not lo <= mean <= hi:               # values outside their range: no interval can hold
+        raise ValueError(f"a mean of {mean:g} lies outside its values' range [{lo:g}, {hi:g}]")
     bounded = math.isfinite(lo) and math.isfinite(hi)
     if n > 1 and sd > 0:
         half = t_quantile(1 - alpha / 2, n - 1) * sd / math.sqrt(n)

@@ -6,7 +6,7 @@
       _manifest.json                            the spec's identity, versions, games per setting
       p5-boats_rules-base-tb_chain-greedy.c000003.parquet   one chunk of one setting
       .p5-...c000003.parquet.x8k2.tmp           a chunk being written (readers skip it)
-      .lock                                     the process writing here
+      .lock                                     the process writing here (pid, start, boot)
 
 ``pandas.read_parquet("runs/five-six")`` reads every game of a complete run: Parquet readers
 skip names that start with ``_`` or ``.``. A chunk is written to a temporary name, flushed,
@@ -15,7 +15,8 @@ file's metadata (run, setting, chunk, first game, count), so a resumed sweep can
 chunk from a stale or damaged one by reading the footer alone. (A run stopped while it was
 extended can hold an old, short last chunk, which ``finished_chunks`` leaves out and a glob
 reads: docs/opening-a-run.md.) A folder written by another spec or by other engine sources is
-refused, never mixed.
+refused, never mixed. ``--force-new`` removes only what a sweep wrote (``RunFolder.ours``): a
+user's own files in the folder stay.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import tempfile
 import time
 from dataclasses import dataclass
@@ -37,6 +39,7 @@ MANIFEST = "_manifest.json"
 LOOKS = "_looks.json"                      # the verdicts' looks (experiments.looks)
 LOCK = ".lock"
 META_KEY = b"survive-sim"
+STALE_LOOKS = 600                           # seconds: an older temporary of the looks is dead
 ROW_GROUP = 10_000                          # games per Parquet row group of a chunk file
 
 
@@ -142,61 +145,196 @@ class RunFolder:
         return self.path / MANIFEST
 
     def read_manifest(self) -> dict | None:
+        """The manifest, checked: None when there is none; ``RunError`` (one line naming the
+        file and what is wrong) when it cannot be read, is not JSON, or lacks the fields that
+        say which run the folder holds."""
         try:
-            return json.loads(self.manifest_path.read_text(encoding="utf-8"))
+            text = self.manifest_path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
-        except (OSError, ValueError) as e:
-            raise RunError(f"{self.manifest_path} cannot be read ({e}); use --force-new to "
-                           f"start the run over") from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise RunError(f"{self.manifest_path} cannot be read "
+                           f"({getattr(e, 'strerror', None) or e}); {DAMAGED}") from None
+        try:
+            manifest = json.loads(text)
+        except ValueError as e:
+            raise RunError(f"{self.manifest_path} is not valid JSON ({e}); {DAMAGED}") from None
+        problem = manifest_problem(manifest)
+        if problem:
+            raise RunError(f"{self.manifest_path} is not a sweep manifest ({problem}); "
+                           f"{DAMAGED}")
+        return manifest
 
     def write_manifest(self, manifest: dict) -> None:
         _atomic(self.manifest_path,
                 lambda f: f.write((json.dumps(manifest, indent=1) + "\n").encode()))
 
-    def ours(self) -> list[Path]:
-        """Files a sweep writes here (chunks, manifest, temporaries, lock)."""
-        return [p for p in self.path.iterdir()
-                if p.name in (MANIFEST, LOCK, LOOKS) or p.name.endswith(".tmp")
-                or (p.suffix == ".parquet" and ".c" in p.name)]
+    def ours(self, labels=()) -> list[Path]:
+        """Files a sweep wrote here: the manifest, the looks, the lock, the sweep's own
+        temporaries (``TEMPORARY``), and chunk files -- named exactly ``LABEL.cNNNNNN.parquet``
+        for a setting of ``labels`` (or of the manifest, when it can be read), or carrying a
+        sweep chunk's identity in their footer. Nothing else: a user's ``my.cleaned.parquet``
+        or ``notes.txt`` is never one of them."""
+        try:
+            manifest = self.read_manifest()
+        except RunError:
+            manifest = None
+        known = set(labels)
+        if manifest is not None:
+            known |= {p["label"] for p in manifest["identity"]["points"]}
+        out = []
+        for p in self.path.iterdir():
+            if p.name in (MANIFEST, LOCK, LOOKS) or TEMPORARY.match(p.name):
+                if p.is_file() or p.is_symlink():
+                    out.append(p)
+                continue
+            m = CHUNK.match(p.name)
+            if m and p.is_file() and chunk_name(m["label"], int(m["k"])) == p.name and \
+                    (m["label"] in known or _chunk_identity(p) == (m["label"], int(m["k"]))):
+                out.append(p)
+        return out
 
     def chunk_path(self, label: str, k: int) -> Path:
         return self.path / chunk_name(label, k)
 
-    def remove_temporaries(self) -> None:
-        """Stale temporaries of an interrupted write (only the lock holder calls this)."""
-        for p in self.path.glob(".*.tmp"):
+    def remove_temporaries(self) -> list[str]:
+        """Stale temporaries of an interrupted write: files named as ``_atomic`` names the
+        temporaries of a chunk or the manifest (``TEMPORARY``), nothing else. Only the lock
+        holder calls this, and only a sweep holding the lock writes those, so every one it
+        finds belongs to a writer that is gone. The looks (``_looks.json``) are written by
+        ``report`` without the lock, in milliseconds: their temporaries go only when older than
+        ``STALE_LOOKS`` seconds, so a live report's is never removed."""
+        removed = []
+        now = time.time()
+        for p in self.path.iterdir():
+            if not TEMPORARY.match(p.name) or not (p.is_file() or p.is_symlink()):
+                continue
             with contextlib.suppress(OSError):
+                if p.name.startswith(f".{LOOKS}.") and \
+                        now - p.lstat().st_mtime < STALE_LOOKS:
+                    continue
                 p.unlink()
+                removed.append(p.name)
+        return removed
 
     # -- the lock: one sweep writes a folder at a time; a dead holder's lock is taken over
     @contextlib.contextmanager
     def locked(self):
+        """Hold ``.lock`` while writing. The lock names its process by pid, start time (field
+        22 of ``/proc/PID/stat``) and boot id, so a lock left by a killed sweep is taken over
+        even when its pid now belongs to another process."""
         lock = self.path / LOCK
-        for _ in range(2):
+        for _ in range(3):
             try:
                 fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileNotFoundError:
+                raise RunError(f"{self.path} is gone; choose another --out") from None
             except FileExistsError:
                 try:
-                    pid = int(lock.read_text().split()[0])
-                except (OSError, ValueError, IndexError):
-                    pid = -1
-                if pid > 0 and _alive(pid) and pid != os.getpid():
+                    text = lock.read_text(encoding="utf-8", errors="replace")
+                except FileNotFoundError:
+                    continue
+                except OSError as e:
+                    raise RunError(f"cannot read the lock {lock} ({e.strerror or e})") from None
+                pid = lock_holder(text, lock)
+                if pid is not None:
                     raise RunError(f"{self.path} is being written by process {pid}; wait for "
                                    f"it or stop it") from None
-                with contextlib.suppress(OSError):
-                    lock.unlink()
+                with contextlib.suppress(OSError):           # stale: take it over
+                    if lock.read_text(encoding="utf-8", errors="replace") == text:
+                        lock.unlink()
                 continue
+            except OSError as e:
+                raise RunError(f"cannot write in {self.path} ({e.strerror or e}); choose "
+                               f"another --out") from None
             with os.fdopen(fd, "w") as f:
-                f.write(f"{os.getpid()} {time.time():.0f}\n")
+                f.write(lock_text())
             break
         else:
-            raise RunError(f"cannot lock {self.path}")
+            raise RunError(f"cannot lock {self.path}: {lock} keeps coming back; is another "
+                           f"sweep starting there?")
         try:
             yield self
         finally:
             with contextlib.suppress(OSError):
                 lock.unlink()
+
+
+DAMAGED = ("run the sweep again with --force-new to start the run over (it replaces only "
+           "what a sweep wrote there)")
+CHUNK = re.compile(r"^(?P<label>[^./_][^/]*)\.c(?P<k>[0-9]{6,})\.parquet$")
+# ``_atomic``'s temporaries: ``.NAME.XXXXXXXX.tmp`` for a chunk, the manifest or the looks
+TEMPORARY = re.compile(r"^\.(?:[^./_][^/]*\.c[0-9]{6,}\.parquet|_manifest\.json|_looks\.json)"
+                       r"\.[A-Za-z0-9_]+\.tmp$")
+
+
+def _chunk_identity(path: Path) -> tuple[str, int] | None:
+    """``(setting, chunk)`` from a sweep chunk's footer, or None when it is not one."""
+    try:
+        import pyarrow.parquet as pq
+        meta = json.loads(pq.read_metadata(path).metadata[META_KEY])
+        return meta["setting"], meta["chunk"]
+    except Exception:
+        return None
+
+
+def manifest_problem(m) -> str | None:
+    """What makes ``m`` (a parsed ``_manifest.json``) unusable, in words; None if nothing."""
+    def whole(v, low=0):
+        return isinstance(v, int) and not isinstance(v, bool) and low <= v <= 2**63 - 1
+
+    if not isinstance(m, dict):
+        return f"a JSON {_json_kind(m)}, not an object"
+    for key, ok, what in (("format", lambda v: isinstance(v, str), "a string"),
+                          ("run", lambda v: isinstance(v, str) and v, "a string"),
+                          ("games", whole, "a whole number"),
+                          ("identity", lambda v: isinstance(v, dict), "an object")):
+        if key not in m:
+            return f"no {key!r}"
+        if not ok(m[key]):
+            return f"{key!r} is not {what}"
+    ident = m["identity"]
+    for key, low in (("seed", 0), ("chunk", 1)):
+        if not whole(ident.get(key), low):
+            return f"identity.{key} is missing or not a whole number"
+    points = ident.get("points")
+    if not isinstance(points, list) or not points:
+        return "identity.points is missing or not a list of settings"
+    for i, p in enumerate(points):
+        if not isinstance(p, dict) or not isinstance(p.get("label"), str) or \
+                not CHUNK.match(chunk_name(p["label"], 0)) or \
+                not isinstance(p.get("settings"), dict):
+            return f"identity.points[{i}] is not a setting with a label and settings"
+    for key in ("versions", "claims"):
+        if m.get(key) is not None and not isinstance(m[key], dict):
+            return f"{key!r} is not an object"
+    return None
+
+
+def _json_kind(v) -> str:
+    return {list: "list", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(v), "number")
+
+
+# ------------------------------------------------------------------------------ the lock
+def _boot_id() -> str:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return "-"
+
+
+def _start_time(pid: int) -> str | None:
+    """Field 22 of ``/proc/PID/stat`` (the process's start, in clock ticks since boot); None
+    when there is no such process or no /proc."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    try:
+        return stat[stat.rindex(")") + 2:].split()[19]      # fields 3.. follow "(comm) "
+    except (ValueError, IndexError):
+        return None
 
 
 def _alive(pid: int) -> bool:
@@ -209,22 +347,106 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def writer_tag() -> str:
+    """``PID-START``: put into the name of a temporary folder, so that a later writer can tell
+    one of a killed process (``tag_alive``) from one of a process still writing."""
+    return f"{os.getpid()}-{_start_time(os.getpid()) or 0}"
+
+
+def tag_alive(tag: str) -> bool:
+    """The process a ``writer_tag`` names is still running (the same pid *and* start time: a
+    reused pid is another process)."""
+    try:
+        pid, start = (int(x) for x in tag.split("-")[:2])
+    except ValueError:
+        return True                                 # not ours to judge: keep it
+    if pid == os.getpid() or not _alive(pid):
+        return pid == os.getpid()
+    now = _start_time(pid)
+    return now is None or start == 0 or int(now) == start
+
+
+def lock_text(pid: int | None = None) -> str:
+    pid = os.getpid() if pid is None else pid
+    return f"{pid} {_start_time(pid) or '-'} {_boot_id()} {time.time():.0f}\n"
+
+
+def lock_holder(text: str, lock: Path | None = None) -> int | None:
+    """The pid of the live process that holds a lock with this content, or None when the lock
+    is stale: its process is gone, or the pid is now another process's (another start time or
+    another boot), or it is this process's own. A lock of an older version (``PID TIME``) is
+    held only by a live process of that pid that started before the lock was written and runs
+    Python."""
+    parts = text.split()
+    try:
+        pid = int(parts[0])
+    except (ValueError, IndexError):
+        return None
+    if pid <= 0 or pid == os.getpid() or not _alive(pid):
+        return None
+    if len(parts) >= 4:                                # PID START BOOT TIME
+        start, boot = parts[1], parts[2]
+        now = _start_time(pid)
+        if boot != "-" and boot != _boot_id():
+            return None
+        if start != "-" and now is not None and start != now:
+            return None
+        return pid
+    # an older lock: only the pid; judge by the process's start and its program
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return pid                                       # no /proc: trust the pid
+    if b"python" not in cmdline and b"survive-sim" not in cmdline:
+        return None
+    try:
+        ticks = int(_start_time(pid) or "")
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        started = time.time() - uptime + ticks / os.sysconf("SC_CLK_TCK")
+        if lock is not None and started > lock.stat().st_mtime + 2:
+            return None                                  # started after the lock was written
+    except (OSError, ValueError):
+        pass
+    return pid
+
+
+def existing_ancestor(path: Path) -> Path:
+    """The nearest of ``path`` and its parents that exists (a folder or not)."""
+    parent = path
+    while not os.path.lexists(parent) and parent != parent.parent:
+        parent = parent.parent
+    return parent
+
+
 def prepare(path: str | Path, identity: dict, force_new: bool) -> tuple[RunFolder, dict | None]:
     """Check that ``path`` can hold this run: a new or empty folder, or one this very spec on
-    these engine sources wrote (returned with its manifest). Nothing is written here."""
+    these engine sources wrote (returned with its manifest), or with ``force_new`` any folder
+    a sweep wrote, even one whose manifest is damaged (its sweep-written files are replaced,
+    nothing else). Nothing is written here."""
     path = Path(path)
-    if path.exists() and not path.is_dir():
+    if os.path.lexists(path) and not path.is_dir():
         raise RunError(f"{path} is a file; --out needs a folder for the run")
-    parent = path.parent if not path.exists() else path
-    while not parent.exists():
-        parent = parent.parent
+    parent = existing_ancestor(path)
+    if not parent.is_dir():
+        raise RunError(f"{parent} is a file, so {path} cannot be made under it; --out needs a "
+                       f"folder for the run")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise RunError(f"{parent} is not writable; choose another --out")
     folder = RunFolder(path)
     if not path.exists():
         return folder, None
-    manifest = folder.read_manifest()
-    others = [p.name for p in path.iterdir() if p not in folder.ours()]
+    try:
+        manifest = folder.read_manifest()
+    except RunError:
+        if not force_new:
+            raise
+        return folder, None                        # damaged: --force-new starts it over
+    try:
+        ours = set(folder.ours())
+        others = [p.name for p in path.iterdir() if p not in ours]
+    except OSError as e:
+        raise RunError(f"{path} cannot be read ({e.strerror or e}); choose another "
+                       f"--out") from None
     if manifest is None:
         if others or any(folder.path.glob("*.parquet")):
             raise RunError(f"{path} is not empty and holds no sweep manifest; choose a new "
@@ -261,11 +483,13 @@ def _mismatch(manifest: dict, identity: dict) -> str:
     return "different settings"
 
 
-def clear(folder: RunFolder) -> None:
-    """``--force-new``: remove what an earlier sweep wrote (nothing else)."""
-    for p in folder.ours():
+def clear(folder: RunFolder, labels=()) -> None:
+    """``--force-new``: remove what an earlier sweep wrote (``RunFolder.ours``: the manifest,
+    the looks, temporaries, and chunk files of the old manifest's settings, of ``labels`` --
+    the new run's -- or carrying a sweep chunk's footer); nothing else."""
+    for p in folder.ours(labels):
         if p.name != LOCK:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(FileNotFoundError):
                 p.unlink()
 
 
@@ -288,15 +512,27 @@ def finished_chunks(path: str | Path, games: int | None = None
     chunk, asked, seed = manifest["identity"]["chunk"], manifest["games"], \
         manifest["identity"]["seed"]
     upto = asked if games is None else min(games, asked)
+    try:
+        names = set(os.listdir(path))
+    except OSError as e:
+        raise RunError(f"{path} cannot be read ({e.strerror or e})") from None
+    present: dict[str, list[int]] = {}
+    for name in names:
+        m = CHUNK.match(name)
+        if m and chunk_name(m["label"], int(m["k"])) == name:
+            present.setdefault(m["label"], []).append(int(m["k"]))
     files, account = {}, {}
     for label in labels:
         have, mine = 0, []
-        for k, first in enumerate(range(0, upto, chunk)):
+        for k in sorted(present.get(label, ())):
+            first = k * chunk
+            if first >= upto:
+                break
             count = min(chunk, asked - first)
             p = folder.chunk_path(label, k)
             meta = {"run": manifest["run"], "setting": label, "chunk": k, "first": first,
                     "count": count, "seed": seed}
-            if p.exists() and chunk_ok(p, meta):
+            if chunk_ok(p, meta):
                 mine.append(str(p))
                 have += min(count, upto - first)
         files[label] = mine

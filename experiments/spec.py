@@ -38,6 +38,7 @@ from simulator.settings import RULES_BOATS, Settings, SettingsError, seats_for
 ALLOCATIONS = ("rules", "flat", "reversed")          # named boat allocations (X1.1, X1.2, X1.5)
 DEFAULT_CHUNK = 10_000
 MAX_INDEX = 2**63 - 1                                 # game indices and seeds are 63-bit
+MAX_TURNS = 2**31 - 1                                 # the engine's turn cap is an int32
 TOP_KEYS = ("name", "description", "seed", "games", "chunk", "skip_invalid", "plugins", "grid",
             "claims")
 # grid key -> (default values, what one value must be, checker of one value)
@@ -87,7 +88,8 @@ GRID = {
     "squid_only": ((False,), "true or false", lambda v: isinstance(v, bool)),
     "lagoon_is_sea": ((True,), "true or false", lambda v: isinstance(v, bool)),
     "creatures_must_move": ((False,), "true or false", lambda v: isinstance(v, bool)),
-    "max_turns": ((400,), "a positive number of seat-turns", lambda v: _is_int(v) and v > 0),
+    "max_turns": ((400,), f"a whole number of seat-turns 1 to {MAX_TURNS} (2**31-1, the "
+                  f"engine's int32)", lambda v: _is_int(v) and 1 <= v <= MAX_TURNS),
 }
 assert tuple(GRID) == GRID_ORDER
 
@@ -258,10 +260,8 @@ def build(data: dict, source: str = "command line", text: str = "") -> Spec:
         bad("games", "missing: give the number of games per setting")
     games, chunk = data["games"], data.get("chunk", DEFAULT_CHUNK)
     for key, v in (("games", games), ("chunk", chunk)):
-        if not _is_int(v) or v < 1:
-            bad(key, f"must be a positive whole number, got {v!r}")
-    if games > MAX_INDEX:
-        bad("games", "past the 63-bit range of game indices")
+        if not _is_int(v) or not 1 <= v <= MAX_INDEX:
+            bad(key, f"must be a positive whole number (1 to 2**63-1), got {v!r}")
     skip = data.get("skip_invalid", False)
     if not isinstance(skip, bool):
         bad("skip_invalid", f"must be true or false, got {skip!r}")

@@ -20,6 +20,12 @@ lost to squid, [0, the explorers in play]. The Overpopulated bonus moves per gam
 no finite upper bound: the t interval, clipped nowhere (zero width if every game has the same
 count).
 
+A saved table read back (``survive-sim summary``) is checked first by ``check_values``: every
+value the summary reads must be one the rules allow (a score at most the seat's explorers'
+values, counts that add up, the turn cap an int32, ...), else one line names the column, the
+first bad row and the accepted range. And whatever the values, an interval never excludes its
+own mean: ``Moments.ci`` widens a range that values fall outside of rather than clip to it.
+
 Players and seats (B4.5): with 3 to 6 players every player has one seat; with 2 players the four
 seats sit A,B,A,B and a player's result is the sum of their two seats (``player_s`` says who owns
 seat ``s``). Winners follow the table's tie-break rule (its ``tiebreak`` column, or the rules'
@@ -36,10 +42,13 @@ import numpy as np
 import pandas as pd
 
 from simulator.scoring import STEPS, decide
+from simulator.state import END_NAMES
 
 from .games import (
     equal_rule,
     explorer_value,
+    LOSS_CAUSES,
+    explorers_per_colour,
     keys,
     n_players,
     n_seats,
@@ -53,6 +62,12 @@ from .moments import Sums, bounded_interval, wilson
 MAX_SEATS = 6
 DOLPHINS = 4                                     # X5.2: four dolphin tiles, one dolphin each
 GIANT_SQUID = 5                                  # B1.7
+LAND_TILES = 40                                  # B1.1: each sinks once
+MAX_BOATS = 3                                    # X1.5: 0-3 boats per seat, at most 12 in all
+TOTAL_BOATS = 12                                 # B1.5
+INDEX_MAX = 2**63 - 1                            # game indices and seeds are int64
+INT32_MAX = 2**31 - 1                            # the engine's turn cap is an int32 (R10)
+BOOL_COLUMNS = ("dolphins", "squid", "squid_only", "lagoon_is_sea", "creatures_must_move")
 
 
 class Moments:
@@ -79,9 +94,13 @@ class Moments:
         s = self.sums
         if s.n == 0:
             return (np.nan, np.nan, np.nan, np.nan)
+        lo = self.lo
         hi = math.inf if self.hi is None else self.hi
-        lo, up, _ = bounded_interval(s.n, s.mean, s.sd, self.lo, hi, alpha)
-        return (s.mean, s.sd, lo, up)
+        # the range is where the values are known to lie: a value outside it (a table edited
+        # by hand) widens it, so the interval is never clipped away from its own mean
+        lo, hi = min(lo, float(s.lo)), max(hi, float(s.hi))
+        low, up, _ = bounded_interval(s.n, s.mean, s.sd, lo, hi, alpha)
+        return (s.mean, s.sd, min(low, s.mean), max(up, s.mean))
 
 
 # ---------------------------------------------------------------------------- totals
@@ -248,6 +267,216 @@ class Totals:
         table = pd.DataFrame(rows)
         table.attrs["run"] = self.run()
         return table
+
+
+# ---------------------------------------------------------------------------- checks
+def _shown(value) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (float, np.floating)) and math.isfinite(value) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, str):
+        return repr(value)
+    return str(value)
+
+
+def _fail(df: pd.DataFrame, bad: np.ndarray, col: str, accepted) -> None:
+    """Raise the one line naming the first row of ``bad`` (``accepted(i)``: the accepted values
+    for that row, or a string)."""
+    from .tables import _row
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        text = accepted(i) if callable(accepted) else accepted
+        raise ValueError(f"{_row(df, i)} has {col} {_shown(df[col].iloc[i])}; accepted: {text}")
+
+
+def _whole(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """``(values as int64, ok)``: ``ok`` where the value is a whole number of int64 (not NA,
+    not NaN or infinite, not a fraction, not text)."""
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return np.zeros(len(series), np.int64), np.zeros(len(series), bool)
+    if pd.api.types.is_integer_dtype(dtype):
+        ok = ~series.isna().to_numpy()
+        if pd.api.types.is_unsigned_integer_dtype(dtype):
+            raw = series.to_numpy(dtype=np.uint64, na_value=0)
+            ok &= raw <= np.uint64(INDEX_MAX)
+            return np.where(ok, raw, 0).astype(np.int64), ok
+        return series.to_numpy(dtype=np.int64, na_value=0), ok
+    x = pd.to_numeric(series, errors="coerce")
+    if not (pd.api.types.is_float_dtype(x.dtype) or pd.api.types.is_integer_dtype(x.dtype)):
+        x = pd.to_numeric(x.astype(object).where(x.notna(), None), errors="coerce")
+    f = x.to_numpy(dtype=np.float64, na_value=np.nan)
+    with np.errstate(invalid="ignore"):
+        ok = np.isfinite(f) & (np.floor(f) == f) & (np.abs(f) < 2.0**63)
+    return np.where(ok, f, 0).astype(np.int64), ok
+
+
+def _ints(df: pd.DataFrame, col: str, lo, hi, rule: str, where=None) -> np.ndarray:
+    """The whole numbers of ``df[col]`` (rows ``where``, default all) in ``[lo, hi]`` (scalars
+    or one bound per row), else ``ValueError`` naming the first bad row and the range."""
+    values, ok = _whole(df[col])
+    lo = np.broadcast_to(np.asarray(lo, np.int64), values.shape)
+    hi = np.broadcast_to(np.asarray(hi, np.int64), values.shape)
+    bad = ~ok | (values < lo) | (values > hi)
+    if where is not None:
+        bad &= where
+    _fail(df, bad, col, lambda i: (f"exactly {lo[i]}" if lo[i] == hi[i] else
+                                   f"whole numbers {lo[i]}-{hi[i]}")
+                                  + f" ({rule(i) if callable(rule) else rule})")
+    return values
+
+
+def _labels(series: pd.Series) -> tuple[np.ndarray, list[str]]:
+    """``(codes, labels)``: each row's value as text, by its index into the distinct values
+    (a column of millions of rows holds a handful of them)."""
+    codes, uniques = pd.factorize(series, use_na_sentinel=False)
+    return codes, [str(u) for u in uniques]
+
+
+def _challenges(df: pd.DataFrame, players: np.ndarray) -> dict[int, np.ndarray]:
+    """Per challenge 1-6, the rows it is in force in (the ``challenges`` column: ``"none"`` or
+    e.g. ``"2,3"``), checked against X2-X6."""
+    n = len(df)
+    if "challenges" not in df.columns:
+        return {c: np.zeros(n, bool) for c in range(1, 7)}
+    codes, labels = _labels(df["challenges"])
+    member = np.zeros((len(labels), 7), bool)
+    for k, label in enumerate(labels):
+        parts = [] if label == "none" else label.split(",")
+        if not parts and label != "none" or not all(
+                p.strip().isascii() and p.strip().isdigit() and len(p.strip()) < 3
+                and 1 <= int(p) <= 6 for p in parts):
+            _fail(df, codes == k, "challenges",
+                  "none, or challenges 1-6 comma-separated, e.g. 2,3 (X2-X6)")
+        member[k, [int(p) for p in parts]] = True
+    out = {c: member[codes, c] for c in range(1, 7)}
+    _fail(df, out[6] & (players < 5), "challenges",
+          lambda i: f"challenge 6 (Overpopulated) only with 5 or 6 players, and this game has "
+                    f"{players[i]} (X6)")
+    return out
+
+
+def _flags(df: pd.DataFrame, col: str) -> np.ndarray:
+    """A True/False column (``True``, ``False``, ``true``, ``1``, ``0`` as a CSV reads back)."""
+    series = df[col]
+    if pd.api.types.is_bool_dtype(series.dtype) and not series.isna().any():
+        return series.to_numpy(dtype=bool)
+    codes, labels = _labels(series)
+    words = np.array([w.lower() for w in labels] + [""], dtype=object)[codes]
+    _fail(df, ~np.isin(words, ["true", "false", "1", "0"]), col, "True or False")
+    return np.isin(words, ["true", "1"])
+
+
+def check_values(df: pd.DataFrame) -> None:
+    """Raise ``ValueError`` (one line: the column, the first bad row, the accepted values)
+    unless every value a summary reads is one the rules allow. For a table that passed
+    ``experiments.tables.check_table`` (columns there, players 2-6, seats to match, no NA).
+
+    The bounds, per row (its players and challenges): ``game`` and ``seed`` int64 >= 0;
+    ``max_turns`` 1..2**31-1 (R10, the engine's int32); ``turns`` and each ``turns_s`` 0..
+    ``max_turns``, the seats' turns adding up to the game's (R18); ``end_seat`` a seat of the
+    game (R18); a seat's explorers (``rescued_s + lost_s``) exactly the colour's count: 10 with
+    2-4 players (B1.2), 8 with 5 (X1.1), 7 with 6 (X1.2), 10 under Challenge 6 (X6.1);
+    ``rescued_value_s`` 0 to those explorers' values (28, 24, 22; B1.2, X1.1, X1.2);
+    ``score_s`` the value of the seat's rescued explorers, ``rescued_value_s`` (B7.2), or their
+    count under Challenge 3 (X2.3); the ``lost_<cause>_s`` adding up to ``lost_s``,
+    ``lost_squid_s`` 0 without the squid (X7); ``player_s`` the B4.5
+    owner ``s mod players``; ``boats_s`` 0-3, at most 12 in all (X1.5); ``bonus_moves`` 0 (40
+    tiles x seats under Challenge 6: one per seat per sunk tile, X6.3, B1.1);
+    ``dolphins_placed`` 0 (0-4 under Challenge 5, X5.2); ``squid_placed`` 0 (0-5 with the
+    squid, B1.7, X7); ``end_reason`` one of the engine's; the flags True or False, ``dolphins``
+    exactly when Challenge 5 is in force, ``squid_only`` only with ``squid`` (X7.6)."""
+    n = len(df)
+    players = pd.to_numeric(df["players"]).to_numpy().astype(np.int64)
+    seats = np.where(players == 2, 4, players)
+    for col in ("game", "seed"):
+        if col in df.columns:
+            _ints(df, col, 0, INDEX_MAX, "an int64 index >= 0")
+    max_turns = (_ints(df, "max_turns", 1, INT32_MAX, "R10: the turn cap, an int32")
+                 if "max_turns" in df.columns else np.full(n, 400, np.int64))
+    ch = _challenges(df, players)
+    flags = {col: _flags(df, col) for col in BOOL_COLUMNS if col in df.columns}
+    if "dolphins" in flags:
+        _fail(df, flags["dolphins"] != ch[5], "dolphins",
+              lambda i: f"{ch[5][i]}, as the challenges say (X5 is Challenge 5)")
+    if "squid_only" in flags and "squid" in flags:
+        _fail(df, flags["squid_only"] & ~flags["squid"], "squid_only",
+              "True only with squid True (X7.6)")
+    codes, labels = _labels(df["end_reason"])
+    _fail(df, ~np.isin(codes, [k for k, r in enumerate(labels) if r in END_NAMES]),
+          "end_reason", ", ".join(END_NAMES))
+    if "end_seat" in df.columns:
+        _ints(df, "end_seat", 0, seats - 1, "R18: a seat of the game, numbered from 0")
+    turns = _ints(df, "turns", 0, max_turns, "R10: 0 to the game's max_turns")
+    if "bonus_moves" in df.columns:
+        _ints(df, "bonus_moves", 0, np.where(ch[6], LAND_TILES * seats, 0),
+              "X6.3: one per seat per sunk tile of the 40 (B1.1), 0 without Challenge 6")
+    if "dolphins_placed" in df.columns:
+        _ints(df, "dolphins_placed", 0, np.where(ch[5], DOLPHINS, 0),
+              "X5.2: 4 dolphin tiles, 0 without Challenge 5")
+    squid = flags.get("squid", np.ones(n, bool))
+    if "squid_placed" in df.columns:
+        _ints(df, "squid_placed", 0, np.where(squid, GIANT_SQUID, 0),
+              "B1.7: 5 giant squid, 0 without the squid (X7)")
+    # a colour's explorers and their values, per row
+    per = np.array([[explorers_per_colour(p, {6} if c6 else set()) for c6 in (False, True)]
+                    for p in range(MAX_SEATS + 1)], np.int64)      # [players, ch6, count|value]
+    count = per[players, ch[6].astype(int), 0]
+    value = per[players, ch[6].astype(int), 1]
+    source = np.where(ch[6], "X6.1", np.where(players == 5, "X1.1",
+                                              np.where(players == 6, "X1.2", "B1.2")))
+
+    def rule(i: int) -> str:
+        return (f"a colour has {count[i]} explorers worth {value[i]} with {players[i]} players"
+                f"{' under Challenge 6' if ch[6][i] else ''}, {source[i]}")
+
+    boats = np.zeros(n, np.int64)
+    seat_turns = np.zeros(n, np.int64)
+    for s in range(MAX_SEATS):
+        here = seats > s
+        if not here.any():
+            continue
+        if f"player_{s}" in df.columns:
+            _ints(df, f"player_{s}", s % players, s % players,
+                  f"B4.5: seat {s} belongs to player {s} mod players, seats numbered from 0",
+                  here)
+        if f"boats_{s}" in df.columns:
+            boats += np.where(here, _ints(df, f"boats_{s}", 0, MAX_BOATS,
+                                          "X1.5: 0-3 boats per seat", here), 0)
+            _fail(df, boats > TOTAL_BOATS, f"boats_{s}",
+                  "boats adding up to at most 12 over the seats (B1.5, X1.5)")
+        rescued = _ints(df, f"rescued_{s}", 0, count, lambda i: f"explorers rescued; {rule(i)}",
+                        here)
+        _ints(df, f"lost_{s}", count - rescued, count - rescued,
+              lambda i: f"rescued_{s} + lost_{s} = the seat's explorers; {rule(i)}", here)
+        worth = _ints(df, f"rescued_value_{s}", 0, value,
+                      lambda i: f"the value of the explorers rescued; {rule(i)}", here)
+        _ints(df, f"score_{s}", 0, np.where(ch[3], count, value),
+              lambda i: (f"Challenge 3 scores 1 per explorer rescued, X2.3; {rule(i)}"
+                         if ch[3][i] else f"B7.2: the value of the explorers rescued; "
+                                          f"{rule(i)}"), here)
+        score = np.where(ch[3], rescued, worth)
+        _ints(df, f"score_{s}", score, score,
+              f"B7.2: the value of the seat's rescued explorers, rescued_value_{s}, or under "
+              f"Challenge 3 their count, rescued_{s} (X2.3)", here)
+        causes = [f"lost_{c}_{s}" for c in LOSS_CAUSES]
+        if all(c in df.columns for c in causes):
+            total = np.zeros(n, np.int64)
+            for c in causes:
+                squid_cause = c.startswith("lost_squid_")
+                top = np.where(squid, count - rescued, 0) if squid_cause else count - rescued
+                total += np.where(here, _ints(
+                    df, c, 0, top, f"explorers lost by this cause, 0 to lost_{s}"
+                    + (", 0 without the squid (X7)" if squid_cause else ""), here), 0)
+            _fail(df, here & (total != count - rescued), f"lost_{s}",
+                  lambda i: f"the sum of its causes lost_*_{s}, {total[i]}")
+        seat_turns += np.where(here, _ints(df, f"turns_{s}", 0, turns,
+                                           "R18: the turns the seat began, 0 to the game's "
+                                           "turns", here), 0)
+    _fail(df, seat_turns != turns, "turns",
+          lambda i: f"the sum of the seats' turns_s, {seat_turns[i]} (R18: turns counts the "
+                    f"seat-turns played)")
 
 
 # ---------------------------------------------------------------------------- summaries

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -28,6 +29,7 @@ from .runs import (
     chunk_ok,
     clear,
     engine_hash,
+    existing_ancestor,
     prepare,
     run_id,
     versions,
@@ -163,29 +165,102 @@ def run_sweep(spec: Spec, out, *, force_new: bool = False, threads: int | None =
                        f"{spec.games} asked; ask for {old['games']} or more, or use --force-new")
     w = watching(watch, progress)
     cluster = Cluster(scheduler, workers, w) if scheduler else None   # reachable, or RunError
+    created: list[Path] = []
+    held: list[bool] = []                       # the lock was ours (not another sweep's)
     try:
-        folder.path.mkdir(parents=True, exist_ok=True)
+        created = _make_folder(folder.path)
         return _play(spec, folder, old, run, force_new, threads, cluster, w,
-                     setting_done, started, stop, t0)
+                     setting_done, started, stop, t0, held)
+    except BaseException:
+        # nothing of this sweep is left where it wrote no chunk: a folder it made goes
+        if created and not _chunks_in(folder.path):
+            if held:
+                _unmake(folder, created)
+            else:
+                _rmdirs(created)                # only if empty: another sweep's stays
+        raise
     finally:
         if cluster is not None:
             cluster.close()
 
 
+def _make_folder(path: Path) -> list[Path]:
+    """Make the run folder and its missing parents; the ones made, deepest first."""
+    top = existing_ancestor(path)
+    made = []
+    at = path
+    while at != top and at != at.parent:
+        made.append(at)
+        at = at.parent
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        _rmdirs(made)                            # what was made before the error: gone
+        raise RunError(f"cannot make the run folder {path} ({e.strerror or e}); choose "
+                       f"another --out") from None
+    return made
+
+
+def _rmdirs(dirs: list[Path]) -> None:
+    for d in dirs:                               # deepest first; only empty ones
+        try:
+            d.rmdir()
+        except OSError:
+            break
+
+
+def _chunks_in(path: Path) -> bool:
+    try:
+        return any(p.suffix == ".parquet" and not p.name.startswith(".")
+                   for p in path.iterdir())
+    except OSError:
+        return True
+
+
+def _unmake(folder: RunFolder, created: list[Path]) -> None:
+    """Remove a folder this sweep made and wrote no chunk into: its manifest, temporaries
+    and lock (all of them this sweep's: nobody else knew the folder), then the folders."""
+    import contextlib
+    for p in folder.ours():
+        with contextlib.suppress(OSError):
+            p.unlink()
+    _rmdirs(created)
+
+
 def _play(spec, folder, old, run, force_new, threads, cluster, w, setting_done, started,
-          stop, t0) -> Outcome:
+          stop, t0, held: list) -> Outcome:
+    """Under the lock: stale temporaries go at once; the folder itself is changed (cleared
+    with ``force_new``, the manifest written) only once the first chunk has been played, so a
+    sweep that fails before that -- a plug-in that raises, an engine that will not load --
+    leaves the folder as it was."""
     outcome = Outcome()
+    labels = [p.label for p in spec.points]
+    begun = False
+
+    def begin():                                # the first change to the folder
+        nonlocal begun
+        if begun:
+            return
+        try:
+            if force_new:
+                clear(folder, labels)
+            folder.write_manifest(manifest(spec, run, old.get("created") if old else None))
+        except OSError as e:
+            raise RunError(f"cannot write in {folder.path} ({e.strerror or e}); choose "
+                           f"another --out") from None
+        begun = True
+
     with folder.locked():
-        if force_new:
-            clear(folder)
+        held.append(True)
         folder.remove_temporaries()
-        folder.write_manifest(manifest(spec, run, old.get("created") if old else None))
         if old is not None:
             w.begin("checking the chunk files already there",
                     len(spec.chunks()) * len(spec.points), unit="chunk file")
         jobs, done = plan(spec, folder if old is not None else None, run, checked=w.update)
         outcome.games_total = spec.games * len(spec.points)
         outcome.games_done = sum(done.values())
+        if not jobs:
+            begin()
         if started:
             started(outcome.games_done, outcome.games_total)
         w.begin("playing", outcome.games_total, outcome.games_done)
@@ -199,9 +274,16 @@ def _play(spec, folder, old, run, force_new, threads, cluster, w, setting_done, 
         results = cluster.results(jobs, spec) if cluster else _local(jobs, spec, threads)
 
         def commit(job, records):                   # in the writer thread
+            begin()
             for p, df in frames(records, job.points, spec.seed, job.first):
-                write_chunk(folder.chunk_path(p.label, job.k), df,
-                            _meta(run, p.label, job.k, job.first, job.count, spec.seed))
+                path = folder.chunk_path(p.label, job.k)
+                try:
+                    write_chunk(path, df,
+                                _meta(run, p.label, job.k, job.first, job.count, spec.seed))
+                except OSError as e:
+                    raise RunError(f"cannot write {path} ({e.strerror or e}); the chunks "
+                                   f"written so far stay, and the same command resumes") \
+                        from None
 
         def committed(job):                         # back in this thread: count it
             outcome.games_written += job.count * len(job.points)

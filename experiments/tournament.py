@@ -14,9 +14,14 @@ is a pure function of (seed, game indices, line-ups, rules): thread count and ba
 nothing but where the stop check falls.
 
 2 players are played as the rules seat them, A,B,A,B (B4.5): a strategy is a *player's*, its two
-seats play it, and standings use the player's summed keys. Strategy names are opaque strings:
-whatever ``Settings(strategies=...)`` accepts is accepted here, and results are labelled by the
-exact string.
+seats play it, and standings use the player's summed keys. Each entry is written in its one
+spelling (``spelling``: parameters at their defaults dropped, the rest in declared order), so
+``greedy`` and ``greedy:risk=1`` are one strategy and naming both is refused; results are
+labelled by that spelling.
+
+Resumable (``play(..., store=...)``, ``tournament_out.Folder``): each batch's engine records are
+saved as it is played, and a later run of the same tournament reads them back instead of
+playing them; everything after the engine is recomputed from them, so the result is equal.
 """
 from __future__ import annotations
 
@@ -84,6 +89,99 @@ def lineup_label(lineup) -> str:
     return LINEUP_SEP.join(lineup)
 
 
+def spelling(spec: str) -> str:
+    """The one spelling of a strategy entry: the name, then the parameters that differ from
+    their defaults, in declared order (``strategies.registry.canonical``), each value written
+    so that it reads back as the same number (``greedy:greed=0.5,risk=1`` -> ``greedy:greed=0.5``
+    when risk's default is 1). A name the registry does not know raises ``TournamentError``."""
+    from strategies.registry import StrategyError, canonical
+    try:
+        return canonical(spec)
+    except StrategyError as e:
+        raise TournamentError(str(e), "--strategies") from None
+
+
+def _distinct(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Each entry in its one spelling; two entries naming the same strategy are refused, with
+    both spellings."""
+    seen: dict[str, str] = {}
+    out = []
+    for n in names:
+        c = spelling(n)
+        if c in seen:
+            first = seen[c]
+            if first.strip() == n.strip():
+                raise TournamentError(f"strategy {n!r} is named twice; name each strategy "
+                                      f"once (the line-ups seat it in every seat)",
+                                      "--strategies")
+            raise TournamentError(f"{first!r} and {n!r} are the same strategy {c!r} (named "
+                                  f"twice; parameters at their defaults are dropped); name "
+                                  f"each strategy once", "--strategies")
+        seen[c] = n
+        out.append(c)
+    return tuple(out)
+
+
+def available_memory() -> int | None:
+    """Bytes the machine can still give (``MemAvailable`` of /proc/meminfo, else the free
+    physical pages), or None when unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import os
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _size(n: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} TiB"
+
+
+BATCH_BYTES_PER_GAME = 4096     # a batch's peak per game: records, frames, games table, Arrow
+
+
+KEPT_BYTES_PER_GAME = 512       # every game's keys, kept for the standings at the end
+
+
+def check_memory(t, available: int | None = None) -> None:
+    """Refuse, before any game is played, a ``--batch`` whose games do not fit in memory: one
+    batch (its first ``min(batch, games)`` indices x line-ups) is held at once. With
+    ``stop=False`` every game is played, and the keys of all of them, kept for the standings,
+    must fit too (with the stop rule the tournament may end much sooner: not checked)."""
+    available = available_memory() if available is None else available
+    if available is None:
+        return
+    indices = min(t.batch, t.games)
+    per_index = BATCH_BYTES_PER_GAME * len(t.lineups)
+    need = indices * per_index
+    kept = KEPT_BYTES_PER_GAME * len(t.lineups)
+    if not t.stop and need + t.games * kept > available:
+        fits = max(0, (available - need) // kept)
+        raise TournamentError(
+            f"--no-stop plays all {t.games:,} game indices x {len(t.lineups)} line-ups, whose "
+            f"results need about {_size(t.games * kept + need)} of memory, and "
+            f"{_size(available)} is available; the largest --games that fits is {fits:,}",
+            "--games")
+    if need > available:
+        fits = max(0, available // per_index)
+        raise TournamentError(
+            f"a batch of {indices:,} game indices x {len(t.lineups)} line-ups needs about "
+            f"{_size(need)} of memory, and {_size(available)} is available; the largest "
+            f"--batch that fits is {fits:,}" if fits >= 1 else
+            f"one game index x {len(t.lineups)} line-ups needs about {_size(per_index)} "
+            f"and only {_size(available)} is available", "--batch")
+
+
 # ---------------------------------------------------------------------------- the tournament
 @dataclass(frozen=True)
 class Tournament:
@@ -109,10 +207,7 @@ class Tournament:
         if any(not n for n in names):
             raise TournamentError("empty strategy name in the list; give a comma-separated "
                                   "list such as random,greedy", "--strategies")
-        twice = sorted({n for n in names if names.count(n) > 1})
-        if twice:
-            raise TournamentError(f"strategy {twice[0]!r} is named twice; name each strategy "
-                                  f"once (the line-ups seat it in every seat)", "--strategies")
+        names = _distinct(names)
         object.__setattr__(self, "strategies", names)
         object.__setattr__(self, "rules", dict(self.rules))
         for name, value, lo in (("games", self.games, 1), ("batch", self.batch, 1),
@@ -176,14 +271,20 @@ class Result:
 # ---------------------------------------------------------------------------- playing
 def play(t: Tournament, threads: int | None = None,
          on_batch: Callable[[object], None] | None = None,
-         progress: Callable[[int], None] | None = None, watch=None) -> Result:
+         progress: Callable[[int], None] | None = None, watch=None, store=None) -> Result:
     """Play ``t`` batch by batch and return its ``Result``.
 
     ``on_batch(frame)`` receives each batch's per-game table (``games_frame``: rows in game
     index, then line-up order) as it is played; ``progress(n)`` the games just played;
     ``watch`` (``experiments.watch``) the phases: playing (every game the limit allows; the
     phase is renamed per batch, with the SPRT's state), then the standings. An engine error
-    raises ``RuntimeError`` naming the game."""
+    raises ``RuntimeError`` naming the game.
+
+    ``store`` (``tournament_out.Folder``) makes it resumable: ``store.load(k, first, count)``
+    gives batch ``k``'s engine records saved by an earlier, interrupted run (or None: play
+    it), ``store.save(k, first, count, records)`` keeps a batch just played. Everything after
+    the engine -- tables, ratings, the stop check -- is recomputed from the records in the same
+    order, so a resumed tournament equals an uninterrupted one."""
     from simulator.simulate import numba_threads, records_frame, run_records
 
     from .watch import watching
@@ -206,10 +307,15 @@ def play(t: Tournament, threads: int | None = None,
             at += (f" ({sum(p['settled'] for p in check.pairs)} of {len(check.pairs)} adjacent "
                    f"pairs settled)")
         w.phase = f"{at}: playing"
-        t0 = time.perf_counter()
-        with numba_threads(threads):
-            records = [run_records(s, t.seed, first, count) for s in settings]
-        playing += time.perf_counter() - t0
+        k = len(batches)
+        records = store.load(k, first, count) if store is not None else None
+        if records is None:
+            t0 = time.perf_counter()
+            with numba_threads(threads):
+                records = [run_records(s, t.seed, first, count) for s in settings]
+            playing += time.perf_counter() - t0
+            if store is not None:
+                store.save(k, first, count, records)
         w.phase = f"{at}: rating"
         frames = [records_frame(r, s, t.seed, first) for r, s in zip(records, settings)]
         block = TS.Games.from_frames(frames, t.strategies, lus, settings[0])

@@ -13,18 +13,33 @@ that one step size suits every parameter; CMA-ES minimises, so the objective is 
 At the end the best mean (CMA's ``xfavorite``) and the starting point are measured again on
 held-out indices that the search never saw, paired game by game, and the tuned one's win share
 and its paired difference to the start are reported with 95% intervals.
+
+Games are played and counted ``CHUNK`` indices at a time, as whole numbers of 60ths of a win
+summed exactly (``experiments.moments.Sums``): memory does not grow with ``games`` or
+``holdout``, and the result does not depend on the chunking. With a ``TuneState`` (the
+command's ``--out``) every generation and every hold-out chunk is saved as it ends, and a run
+stopped in any way goes on from there with the uninterrupted run's result: the saved
+generations are replayed through CMA-ES (same seed; each ask must equal the saved candidates,
+and tell gets the saved fitness), the hold-out's sums are read back.
 """
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from simulator.settings import Settings
 
+INDEX_MAX = 2**63 - 1
 HOLDOUT = 1 << 40          # held-out game indices start here; the search uses 0, 1, 2, ...
+CHUNK = 10_000             # game indices per engine call: memory stays flat in --games, --holdout
+SHARE_DEN = 60             # a win share 1/k (k <= 6 winners) is a whole number of 60ths
+FORMAT = "survive-sim-tune/1"
+STATE_FORMAT = "survive-sim-tune-partial/1"
 
 
 class TuneError(ValueError):
@@ -53,9 +68,12 @@ class Tuning:
         from strategies.registry import StrategyError, canonical, parse_spec
         try:
             base, values = parse_spec(self.strategy)
+        except StrategyError as e:
+            raise TuneError(str(e), "STRATEGY") from None
+        try:
             against = tuple(canonical(a) for a in self.against)
         except StrategyError as e:
-            raise TuneError(str(e), "--strategy") from None
+            raise TuneError(str(e), "--against") from None
         if not base.params:
             raise TuneError(f"{base.name} has no parameters to tune; strategies with "
                             f"parameters are listed by `survive-sim strategies`", "STRATEGY")
@@ -75,6 +93,17 @@ class Tuning:
                             f"{self.popsize} candidates x {self.games} indices x "
                             f"{self.players} seats = "
                             f"{self.popsize * self.games * self.players} games", "--budget")
+        last = generations(self) * self.games      # the search's indices: 0 .. last - 1
+        if last > HOLDOUT:
+            most = (HOLDOUT // self.games) * self.popsize * self.games * self.players
+            raise TuneError(f"--budget {self.budget} pays for {generations(self):,} generations "
+                            f"of {self.games:,} indices, past game index 2**40 where the "
+                            f"held-out indices start; the largest --budget is {most:,}",
+                            "--budget")
+        if self.holdout > INDEX_MAX - HOLDOUT + 1:
+            raise TuneError(f"--holdout {self.holdout} runs past the last game index 2**63-1 "
+                            f"(held-out indices start at 2**40); the largest --holdout is "
+                            f"{INDEX_MAX - HOLDOUT + 1}", "--holdout")
         object.__setattr__(self, "against", against)
         _ = self.lineups(self.spec(self.to_unit(self.start_values())))   # players, rules
 
@@ -120,7 +149,9 @@ class Tuning:
             try:
                 out.append(Settings(players=self.players, strategies=tuple(line), **self.rules))
             except SettingsError as e:
-                raise TuneError(str(e), e.param) from None
+                # tune has no --strategies: the seats' names are STRATEGY and --against
+                param = "--against" if e.param == "--strategies" else e.param
+                raise TuneError(str(e), param) from None
         return out
 
 
@@ -141,19 +172,67 @@ def win_shares(settings: Settings, rows: np.ndarray, player: int) -> np.ndarray:
     return winners[:, player] / winners.sum(axis=1)
 
 
+def _chunks(first: int, count: int):
+    for at in range(first, first + count, CHUNK):
+        yield at, min(CHUNK, first + count - at)
+
+
+def numerators(t: Tuning, spec: str, first: int, count: int, threads=None,
+               played: Callable[[int], None] | None = None) -> np.ndarray:
+    """The candidate's win share per game index (mean over its seats) times ``share_den(t)``
+    -- a whole number, so that sums of shares are exact whatever the chunks -- for indices
+    ``first .. first+count-1`` of the tuning's seed (at most ``CHUNK`` at a time here)."""
+    from simulator.simulate import numba_threads, run_records
+    num = np.zeros(count, np.int64)
+    with numba_threads(threads):
+        for seat, s in enumerate(t.lineups(spec)):
+            num += win_numerators(s, run_records(s, t.seed, first, count),
+                                  s.player_of_seat[seat])
+            if played is not None:
+                played(count)
+    return num
+
+
+def share_den(t: Tuning) -> int:
+    return SHARE_DEN * t.players
+
+
+def win_numerators(settings: Settings, rows: np.ndarray, player: int) -> np.ndarray:
+    """Per game: ``player``'s share of the win in 60ths (60 / k when k players share it)."""
+    from simulator import engine as E
+    from simulator.scoring import decide
+    width = len(E.REC_SEAT)
+    keys = []
+    for name in ("score", "rescued", "rescued_value", "turns"):
+        i = E.REC_SEAT.index(name)
+        cols = rows[:, E.R_SEAT0 + i:E.R_SEAT0 + settings.seats * width:width].astype(np.int64)
+        keys.append(np.column_stack([cols[:, [s for s in range(settings.seats)
+                                              if settings.player_of_seat[s] == p]].sum(axis=1)
+                                     for p in range(settings.players)]))
+    winners, _ = decide(*keys, rule=settings.tiebreak, equal=3 in settings.challenges)
+    k = winners.sum(axis=1).astype(np.int64)
+    return np.where(winners[:, player], SHARE_DEN // np.maximum(k, 1), 0).astype(np.int64)
+
+
 def measure(t: Tuning, spec: str, first: int, count: int, threads=None,
             played: Callable[[int], None] | None = None) -> np.ndarray:
     """The candidate's win share per game index (mean over its seats), indices
     ``first .. first+count-1`` of the tuning's seed; ``played(count)`` after each seat's
-    games."""
-    from simulator.simulate import numba_threads, run_records
-    shares = np.zeros(count)
-    with numba_threads(threads):
-        for seat, s in enumerate(t.lineups(spec)):
-            shares += win_shares(s, run_records(s, t.seed, first, count), s.player_of_seat[seat])
-            if played is not None:
-                played(count)
-    return shares / t.players
+    games. (The search and the hold-out use ``share_sums``: their memory does not grow with
+    the games.)"""
+    return np.concatenate([numerators(t, spec, at, n, threads, played)
+                           for at, n in _chunks(first, count)] or [np.zeros(0)]) / share_den(t)
+
+
+def share_sums(t: Tuning, spec: str, first: int, count: int, threads=None,
+               played: Callable[[int], None] | None = None):
+    """``experiments.moments.Sums`` of the per-index win shares (exact fractions), played
+    ``CHUNK`` indices at a time."""
+    from experiments.moments import Sums
+    sums = Sums()
+    for at, n in _chunks(first, count):
+        sums.add_ratio(numerators(t, spec, at, n, threads, played), np.full(n, share_den(t)))
+    return sums
 
 
 @dataclass
@@ -172,15 +251,186 @@ def generations(t: Tuning) -> int:
     return max(1, t.budget // (t.popsize * t.games * t.players))
 
 
-def tune(t: Tuning, threads=None, progress: Callable[[int], None] | None = None,
-         watch=None) -> TuneResult:
-    """Search, then measure the best and the start on the held-out indices. ``progress(n)``
-    gets the games just played; ``watch`` (``experiments.watch``) the phases: the search (its
-    games; renamed per generation) and the hold-out."""
+def identity(t: Tuning, plugins=()) -> dict:
+    """What decides a tuning's result: its options, the plug-in sources, the engine sources,
+    the package and the ``cma`` and numpy versions (CMA-ES draws from numpy's seeded global
+    generator). Threads and progress do not."""
+    from importlib.metadata import PackageNotFoundError, version
+
     import cma
 
-    from experiments.moments import bounded_mean_ci
-    from experiments.stats import paired_diff
+    import simulator
+    from strategies.plugins import source_hash
+    try:
+        package = version("survive-sim")
+    except PackageNotFoundError:
+        package = None
+    tuning = {"strategy": t.strategy, "against": list(t.against), "players": t.players,
+              "budget": t.budget, "games": t.games, "popsize": t.popsize, "sigma": t.sigma,
+              "seed": t.seed, "holdout": t.holdout, "params": list(t.tune),
+              "rules": {k: t.rules[k] for k in sorted(t.rules)}}
+    import json
+    return {"tuning": json.loads(json.dumps(tuning, default=str)),
+            "plugins": {Path(p).name: source_hash(Path(p)) for p in plugins or ()},
+            "engine": simulator.SOURCE_HASH, "version": package,
+            "cma": cma.__version__, "numpy": np.__version__}
+
+
+def differs(old: dict, new: dict) -> str:
+    """Which part of two identities differs, in words."""
+    for key, what in (("engine", "engine sources"), ("version", "survive-sim"),
+                      ("cma", "cma"), ("numpy", "numpy"), ("plugins", "plug-in sources")):
+        if old.get(key) != new[key]:
+            return f"{what} {old.get(key)} there, {new[key]} here"
+    a, b = old.get("tuning") or {}, new["tuning"]
+    for key in b:
+        if a.get(key) != b[key]:
+            name = {"strategy": "STRATEGY", "rules": "rules"}.get(key, f"--{key}")
+            show = (lambda v: ",".join(map(str, v)) if isinstance(v, list) else v)
+            return f"{name} {show(a.get(key))} there, {show(b[key])} here"
+    return "other options"
+
+
+def _sums_doc(s) -> list:
+    return [s.n, str(s.s1), str(s.s2), None if s.lo is None else str(s.lo),
+            None if s.hi is None else str(s.hi)]
+
+
+def _sums_from(doc):
+    from fractions import Fraction
+
+    from experiments.moments import Sums
+    s = Sums()
+    n, s1, s2, lo, hi = doc
+    s.n, s.s1, s.s2 = int(n), Fraction(s1), Fraction(s2)
+    s.lo = None if lo is None else Fraction(lo)
+    s.hi = None if hi is None else Fraction(hi)
+    return s
+
+
+class TuneState:
+    """A tuning's saved progress, in the hidden folder ``.NAME.partial/`` beside its ``--out``
+    file: ``_manifest.json`` (the ``identity``), one ``gen-000003.json`` per generation (its
+    candidates as CMA-ES asked them, their fitness, their history rows), ``holdout.json`` (the
+    hold-out's sums after each chunk of ``CHUNK`` indices) and a ``.lock``; every file written
+    to a temporary name, flushed, synced and renamed.
+
+    Resuming replays the saved generations through a fresh ``CMAEvolutionStrategy`` made with
+    the same seed: each ``ask`` must return exactly the saved candidates (else the state is
+    refused), and ``tell`` gets the saved fitness -- so the optimiser's state, numpy's global
+    generator included, is the uninterrupted run's, bit for bit, with no game played again."""
+
+    def __init__(self, out, ident: dict, force_new: bool = False):
+        from .state_files import read_json
+        out = Path(os.path.abspath(os.fspath(out)))
+        self.folder = out.parent / f".{out.name}.partial"
+        self.ident = ident
+        self.lock = None
+        self.generations: list[dict] = []
+        self.holdout: dict | None = None
+        p = self.folder
+        if p.is_symlink() or (p.exists() and not p.is_dir()):
+            raise TuneError(f"{p} is not a folder this program made; move it away to write "
+                            f"--out {out}", "--out")
+        self.discard = False
+        if p.exists():
+            old = read_json(p / "_manifest.json")
+            ours = isinstance(old, dict) and old.get("format") == STATE_FORMAT
+            if ours and old.get("identity") == ident:
+                self._read()
+            elif force_new:
+                foreign = sorted(x.name for x in p.iterdir() if not _state_file(x.name))
+                if foreign:
+                    raise TuneError(f"{p} holds {foreign[0]!r}, which tune does not write; "
+                                    f"move it out to start over", "--out")
+                self.discard = True
+            else:
+                why = differs(old.get("identity") or {}, ident) if ours else \
+                    "its state cannot be read"
+                raise TuneError(f"{p} holds an interrupted tuning with other options ({why}); "
+                                f"run it with its own options to resume it, or pass "
+                                f"--force-new to discard it and start over", "--out")
+
+    def _read(self) -> None:
+        from .state_files import read_json
+        k = 0
+        while True:
+            doc = read_json(self.folder / f"gen-{k:06d}.json")
+            if not isinstance(doc, dict) or doc.get("generation") != k:
+                break
+            self.generations.append(doc)
+            k += 1
+        doc = read_json(self.folder / "holdout.json")
+        self.holdout = doc if isinstance(doc, dict) else None
+
+    def __enter__(self) -> TuneState:
+        from .state_files import StateError, StateLock, write_json
+        try:
+            self.folder.mkdir(exist_ok=True)
+            lock = StateLock(self.folder)
+            lock.__enter__()
+            self.lock = lock
+        except StateError as e:
+            raise TuneError(str(e), "--out") from None
+        except OSError as e:
+            raise TuneError(f"cannot write {self.folder}: {e.strerror or e}", "--out") from None
+        try:
+            for x in self.folder.iterdir():
+                if x.name.endswith(".tmp") or (self.discard and _state_file(x.name)
+                                               and x.name != ".lock"):
+                    x.unlink()
+            if self.discard or not (self.folder / "_manifest.json").exists():
+                write_json(self.folder / "_manifest.json",
+                           {"format": STATE_FORMAT, "identity": self.ident})
+            if self.discard:
+                self.generations, self.holdout, self.discard = [], None, False
+        except BaseException:
+            self.lock.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        if self.lock is not None:
+            self.lock.__exit__()
+            self.lock = None
+        if not any(self.folder.glob("gen-*.json")):          # nothing to resume
+            self.remove()
+        return False
+
+    def save_generation(self, doc: dict) -> None:
+        from .state_files import write_json
+        write_json(self.folder / f"gen-{doc['generation']:06d}.json", doc)
+
+    def save_holdout(self, doc: dict) -> None:
+        from .state_files import write_json
+        write_json(self.folder / "holdout.json", doc)
+
+    def remove(self) -> None:
+        """The result is written: the saved progress is no longer needed."""
+        import contextlib
+        with contextlib.suppress(OSError):
+            for x in self.folder.iterdir():
+                if _state_file(x.name):
+                    x.unlink()
+            self.folder.rmdir()
+
+
+def _state_file(name: str) -> bool:
+    return (name in ("_manifest.json", "holdout.json", ".lock") or name.endswith(".tmp")
+            or (name.startswith("gen-") and name.endswith(".json")))
+
+
+def tune(t: Tuning, threads=None, progress: Callable[[int], None] | None = None,
+         watch=None, state: TuneState | None = None) -> TuneResult:
+    """Search, then measure the best and the start on the held-out indices. ``progress(n)``
+    gets the games just played; ``watch`` (``experiments.watch``) the phases: the search (its
+    games; renamed per generation) and the hold-out. With ``state`` (entered) each generation
+    and each hold-out chunk is saved as it ends, and what an interrupted run saved there is
+    replayed instead of played: the result equals an uninterrupted run's."""
+    import cma
+
+    from experiments.moments import Sums
+    from experiments.stats import paired_from
 
     from .watch import watching
     w = watching(watch, progress)
@@ -191,6 +441,7 @@ def tune(t: Tuning, threads=None, progress: Callable[[int], None] | None = None,
     es = cma.CMAEvolutionStrategy(x0, t.sigma, {
         "bounds": [0.0, 1.0], "popsize": t.popsize, "seed": t.seed % (2**32 - 1) + 1,
         "verbose": -9, "verb_disp": 0, "verb_log": 0, "maxiter": most})
+    saved = state.generations if state is not None else []
     history, played = [], 0
     w.begin("search", most * t.popsize * per_candidate)
     for gen in range(most):
@@ -198,26 +449,59 @@ def tune(t: Tuning, threads=None, progress: Callable[[int], None] | None = None,
         w.phase = f"generation {gen + 1}/{most}" + (
             "" if best is None else f" (best candidate so far {100 * best:.1f}%)")
         xs = es.ask()
-        first = gen * t.games                      # this generation's common game indices
-        fitness = []
-        for k, x in enumerate(xs):
-            spec = t.spec(x)
-            share = float(measure(t, spec, first, t.games, threads, w.update).mean())
-            fitness.append(-share)
-            history.append({"generation": gen, "candidate": k, "spec": spec,
-                            "win_share": share, "games": per_candidate})
-            played += per_candidate
+        if gen < len(saved):                       # saved by an interrupted run: replay it
+            doc = saved[gen]
+            if [list(map(float, x)) for x in xs] != doc["xs"]:
+                raise TuneError(f"the saved generation {gen} does not replay: CMA-ES asks "
+                                f"other candidates here; pass --force-new to start over",
+                                "--out")
+            fitness = [float(f) for f in doc["fitness"]]
+            history.extend(doc["history"])
+            w.update(t.popsize * per_candidate)
+        else:
+            first = gen * t.games                  # this generation's common game indices
+            fitness, rows = [], []
+            rng = np.random.get_state()            # CMA-ES's generator: the games never draw
+            for k, x in enumerate(xs):             # from it, so a replay needs no games
+                spec = t.spec(x)
+                share = share_sums(t, spec, first, t.games, threads, w.update).mean
+                fitness.append(-share)
+                rows.append({"generation": gen, "candidate": k, "spec": spec,
+                             "win_share": share, "games": per_candidate})
+            np.random.set_state(rng)
+            history.extend(rows)
+            if state is not None:
+                state.save_generation({"generation": gen,
+                                       "xs": [list(map(float, x)) for x in xs],
+                                       "fitness": fitness, "history": rows})
+        played += t.popsize * per_candidate
         es.tell(xs, fitness)
         if es.stop() and "maxiter" not in es.stop():
             break
     best, start = t.spec(es.result.xfavorite), t.spec(x0)
-    w.begin("hold-out (the best and the start, paired)", 2 * t.holdout * t.players)
-    a = measure(t, best, HOLDOUT, t.holdout, threads, w.update)
-    b = measure(t, start, HOLDOUT, t.holdout, threads, w.update)
-    played += 2 * t.holdout * t.players
-    mean, lo, hi, n, method = bounded_mean_ci(a, 0.0, 1.0)
-    s_mean, s_lo, s_hi, _, _ = bounded_mean_ci(b, 0.0, 1.0)
-    diff = paired_diff(a, b, 1.0)
+    total = 2 * t.holdout * t.players
+    a, b, d, done = Sums(), Sums(), Sums(), 0
+    old = state.holdout if state is not None else None
+    if old is not None and old.get("best") == best and old.get("start") == start:
+        a, b, d = (_sums_from(old[k]) for k in ("a", "b", "d"))
+        done = int(old["indices"])
+    w.begin("hold-out (the best and the start, paired)", total, 2 * done * t.players)
+    den = share_den(t)
+    for at, n in _chunks(HOLDOUT + done, t.holdout - done):
+        na = numerators(t, best, at, n, threads, w.update)
+        nb = numerators(t, start, at, n, threads, w.update)
+        full = np.full(n, den)
+        a.add_ratio(na, full)
+        b.add_ratio(nb, full)
+        d.add_ratio(na - nb, full)
+        done += n
+        if state is not None:
+            state.save_holdout({"best": best, "start": start, "indices": done,
+                                "a": _sums_doc(a), "b": _sums_doc(b), "d": _sums_doc(d)})
+    played += total
+    mean, lo, hi, n, method = a.ci(0.0, 1.0)
+    s_mean, s_lo, s_hi, _, _ = b.ci(0.0, 1.0)
+    diff = paired_from(d, float(a.s1), float(b.s1), 1.0)
     holdout = {"indices": n, "games_each": n * t.players, "first_index": HOLDOUT,
                "win_share": mean, "low": lo, "high": hi, "method": method,
                "start_win_share": s_mean, "start_low": s_lo, "start_high": s_hi,
@@ -225,6 +509,22 @@ def tune(t: Tuning, threads=None, progress: Callable[[int], None] | None = None,
                "gain": diff["value"], "gain_low": diff["low"], "gain_high": diff["high"],
                "gain_p": diff["p"], "gain_method": diff["method"]}
     return TuneResult(t, best, start, history, holdout, played, time.perf_counter() - started)
+
+
+def result_doc(r: TuneResult, ident: dict) -> dict:
+    """The ``--out`` JSON of a tuning (``FORMAT``; ``identity`` lets a later run with the same
+    options see that it is complete)."""
+    t = r.tuning
+    return {"format": FORMAT, "strategy": t.strategy, "against": list(t.against),
+            "players": t.players, "budget": t.budget, "games": t.games,
+            "popsize": t.popsize, "seed": t.seed, "best": r.best, "start": r.start,
+            "holdout": r.holdout, "games_played": r.games_played, "seconds": r.seconds,
+            "history": r.history, "identity": ident}
+
+
+def result_from(t: Tuning, doc: dict) -> TuneResult:
+    return TuneResult(t, doc["best"], doc["start"], doc["history"], doc["holdout"],
+                      doc["games_played"], doc["seconds"])
 
 
 def summary(r: TuneResult) -> str:

@@ -16,7 +16,9 @@ The folder (``write_report``):
 * ``index.md``: the same content as GitHub-flavoured Markdown;
 * ``figures/NAME.png`` (150 dpi) and ``figures/NAME.svg``; ``tables/NAME.csv`` (every row, also
   of a table the page shows truncated) and ``verdicts.csv``; ``_report.json``, the marker that
-  lets a later ``write_report`` replace the folder;
+  lets a later ``write_report`` replace the folder, with the list of the files the report
+  wrote (``files``): on a re-run those are replaced and every other file in the folder (the
+  user's notes) is kept, untouched, in the new folder;
 * for a section's ``Game`` (a sample game): ``games/NAME.html`` (its viewer page, as given) and
   ``games/NAME-LABEL.svg`` per ``Picture``, shown side by side, each linking to the page at the
   picture's event (``games/NAME.html#event=N``).
@@ -45,7 +47,9 @@ from typing import Any
 
 import pandas as pd
 
+from experiments import outputs
 from experiments.decisions import VERDICTS
+from experiments.runs import tag_alive, writer_tag
 
 __all__ = [
     "FORMAT",
@@ -61,8 +65,9 @@ __all__ = [
     "write_report",
 ]
 
-FORMAT = "survive-sim-report/1"            # the marker's "format"
-MARKER = "_report.json"
+FAMILY = outputs.REPORT_FAMILY
+FORMAT = f"{FAMILY}/1"                     # the marker's "format"
+MARKER = outputs.REPORT_MARKER
 NAME_RE = re.compile(r"[a-z0-9_-]+")
 PNG_DPI = 150
 CSS_DPI = 110                              # a figure is shown at 110 CSS px per inch (10 pt: 15 px)
@@ -463,23 +468,35 @@ def write_report(report: Report, out_dir: str | os.PathLike) -> Path:
 
     Everything is built in a hidden sibling, ``.NAME.tmp-XXXX``, and renamed into place. A
     folder ``out_dir`` that holds an earlier report (its ``_report.json``) or nothing is
-    replaced: the old one is renamed away, the new one in, and the old one removed. Any other
-    existing ``out_dir`` is refused (``ValueError``, one line), as is a parent folder that is
-    missing or not writable. If anything fails, the exception propagates, the temporary folder
-    is removed and an existing ``out_dir`` is left as it was."""
+    replaced: the old one is renamed away, the new one in, and the old one removed. Only what
+    the earlier report wrote (the marker's ``files``; for a marker without that list, the
+    report's layout: ``index.*``, ``verdicts.csv``, ``figures/*.png|svg``, ``tables/*.csv``,
+    ``games/*.html|svg``) is replaced: every other file or folder in ``out_dir`` (the user's)
+    is kept, as the same file (a hard link made into the new folder before the swap, so that
+    it is in one of the two folders at every moment). A file of the user's where the new
+    report writes one of its own is refused, as is any other existing ``out_dir`` that is not
+    a report (``ValueError``, one line), or a parent folder that is missing or not writable.
+    If anything fails, the exception propagates, the temporary folder is removed and an
+    existing ``out_dir`` is left as it was."""
     check_report(report)
+    tidy_after_kill(out_dir)
     out, replace = check_target(out_dir)
     parent = out.parent
+    tag = writer_tag()
     try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=parent))
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{tag}-", dir=parent))
     except OSError as e:
         _fail(f"cannot write the report in {parent}: {e.strerror or e}")
     try:
         os.chmod(tmp, 0o777 & ~_umask())
         _build(report, tmp)
-        _sync_tree(tmp)
+        _sync_tree(tmp)                          # the report's files (not the user's)
         if replace:
-            old = parent / f".{out.name}.old-{secrets.token_hex(4)}"
+            _keep_foreign(out, tmp, foreign_entries(out))
+            for dirpath, _dirs, _files in os.walk(tmp):
+                _fsync_dir(Path(dirpath))        # the links to the user's files
+        if replace:
+            old = parent / f".{out.name}.old-{tag}-{secrets.token_hex(4)}"
             os.rename(out, old)
             try:
                 os.rename(tmp, out)
@@ -496,47 +513,67 @@ def write_report(report: Report, out_dir: str | os.PathLike) -> Path:
     return out / "index.html"
 
 
+def tidy_after_kill(out_dir: str | os.PathLike) -> None:
+    """Put right what a report killed with SIGKILL left beside ``out_dir``: its hidden build
+    folder (``.NAME.tmp-PID-START-*``) and the earlier report it was swapping out
+    (``.NAME.old-PID-START-*``), of writers that are gone (``runs.tag_alive``). Killed between
+    the two renames of the swap, ``out_dir`` is missing and the old folder (the earlier report
+    with the user's files) goes back in its place; otherwise the old folder's files of the
+    user's are also in ``out_dir`` (hard links), and both leftovers are removed."""
+    out = Path(os.path.abspath(out_dir))
+    try:
+        entries = list(out.parent.iterdir())
+    except OSError:
+        return
+    stale = {"tmp": [], "old": []}
+    for p in entries:
+        for kind in stale:
+            head = f".{out.name}.{kind}-"
+            if p.name.startswith(head) and p.is_dir() and not p.is_symlink() \
+                    and not tag_alive(p.name[len(head):]):
+                stale[kind].append(p)
+    if not out.exists() and stale["old"]:
+        newest = max(stale["old"], key=lambda p: p.stat().st_mtime)
+        try:
+            os.rename(newest, out)
+            stale["old"].remove(newest)
+        except OSError:
+            return                                   # leave everything for the user to see
+    if out.exists() or not stale["old"]:           # (a first report's build: nothing else)
+        for p in stale["tmp"] + stale["old"]:
+            shutil.rmtree(p, ignore_errors=True)
+
+
 def check_target(out_dir: str | os.PathLike) -> tuple[Path, bool]:
     """``(absolute out_dir, whether it holds a report to replace)``, or ``ValueError`` (one
     line) when a report cannot go there: no folder name, a missing or unwritable parent, or
-    an existing folder that is not a report. Callers check before computing anything."""
-    out = Path(os.path.abspath(os.fspath(out_dir)))
-    parent = out.parent
-    if not out.name or out == parent:
-        _fail(f"cannot write a report to {out}: give a folder name")
-    if not parent.is_dir():
-        _fail(f"cannot write the report: the folder {parent} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        _fail(f"cannot write the report: the folder {parent} is not writable")
-    return out, _existing(out)
+    an existing folder that is not a report (``experiments.outputs.check_folder_target``;
+    standard library only, so a command may call it at once). Callers check before computing
+    anything."""
+    return outputs.check_folder_target(out_dir, MARKER, FAMILY, "report")
 
 
-def _existing(out: Path) -> bool:
-    """Whether ``out`` exists and may be replaced; refuses what may not."""
-    if out.is_symlink():
-        _fail(f"refusing to write the report to {out}: it is a symbolic link")
-    if not out.exists():
-        return False
-    if not out.is_dir():
-        _fail(f"refusing to write the report to {out}: it is a file, not a folder")
-    try:
-        entries = os.listdir(out)
-    except OSError as e:
-        _fail(f"refusing to write the report to {out}: cannot list it ({e.strerror or e})")
-    if not entries:
-        return True
-    marker = out / MARKER
-    try:
-        meta = json.loads(marker.read_text(encoding="utf-8"))
-        ok = isinstance(meta, dict) and str(meta.get("format", "")).startswith(
-            FORMAT.split("/")[0] + "/")
-    except (OSError, ValueError):
-        ok = False
-    if not ok:
-        _fail(f"refusing to write the report to {out}: the folder is not empty and holds no "
-              f"report made by this writer (no valid {MARKER}); choose another folder or "
-              f"remove it")
-    return True
+REPORT_DIRS = ("figures", "tables", "games")
+_LAYOUT = re.compile(r"(index\.html|index\.md|verdicts\.csv|_report\.json"
+                     r"|figures/[a-z0-9_-]+\.(png|svg)|tables/[a-z0-9_-]+\.csv"
+                     r"|games/[a-z0-9_-]+\.(html|svg))")
+
+
+def report_files(out: str | os.PathLike) -> set[str] | None:
+    """The files (paths relative to ``out``, with ``/``) the report in ``out`` wrote, from its
+    marker; for a marker written before the list was kept, the files that fit the report's
+    layout. None when ``out`` holds no report."""
+    return outputs.folder_files(out, MARKER, FAMILY, _LAYOUT)
+
+
+def foreign_entries(out: str | os.PathLike) -> list[str]:
+    """What in the report folder ``out`` the report did not write (relative paths, with ``/``):
+    files, links and whole folders of the user's, sorted."""
+    return outputs.foreign_entries(out, report_files(out) or set(), REPORT_DIRS)
+
+
+def _keep_foreign(out: Path, tmp: Path, foreign: list[str]) -> None:
+    outputs.keep_foreign(out, tmp, foreign, "report")
 
 
 def _build(report: Report, root: Path) -> None:
@@ -588,8 +625,11 @@ def _build(report: Report, root: Path) -> None:
                     created, list(report.summary))
     _write_text(root / "index.html", render_html(page))
     _write_text(root / "index.md", render_md(page))
+    files = sorted({Path(d, n).relative_to(root).as_posix()
+                    for d, _dirs, names in os.walk(root) for n in names} | {MARKER})
     _write_text(root / MARKER, json.dumps({"format": FORMAT, "created": created,
-                                           "title": report.title}, indent=1) + "\n")
+                                           "title": report.title, "files": files},
+                                          indent=1) + "\n")
 
 
 def _has_games(sections: list[Section]) -> bool:

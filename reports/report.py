@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -305,6 +306,15 @@ def _changes(study: str | None) -> pd.DataFrame | None:
 
 
 # ------------------------------------------------------------------------------ the report
+def check_apart(run, out) -> None:
+    """``ValueError`` (one line) when the report folder ``out`` is the run folder, is inside
+    it (the run's reader would take it for part of the run) or holds it (the swap would
+    carry the run away)."""
+    from experiments.outputs import check_apart as apart
+    name = os.path.basename(os.path.realpath(os.fspath(run)))
+    apart(run, out, "run folder", "report folder", f"{name}-report beside it")
+
+
 def build_report(run, out, log=None, games: int | None = None, *, scheduler=None,
                  workers: int | None = None, watch=None) -> Result:
     """Write the report of the run folder ``run`` into ``out`` (atomically: a temporary folder
@@ -316,6 +326,7 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
     (``experiments.watch``) sees each phase and its progress; ``log`` gets a line as each ends. ``RunError`` / ``ValueError`` (one line) for a folder that is not a
     run, an empty run, or an output that cannot be written."""
     t0 = time.perf_counter()
+    check_apart(run, out)
     page.check_target(out)                      # before any work: where the page goes
     manifest = RunFolder(Path(run)).read_manifest()
     if manifest is None:

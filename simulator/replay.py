@@ -10,7 +10,7 @@ import pandas as pd
 from . import engine as E
 from .board import HEX_RC, ISLAND_HEXES, ISLE0, N_HEX, TERRAIN_NAMES
 from .settings import Settings
-from .simulate import engine_args, engine_error, records_frame
+from .simulate import engine_args, engine_call, engine_error, records_frame
 from .state import (
     BACK_NAMES,
     BOAT_HEX,
@@ -59,8 +59,9 @@ def play_logged(settings: Settings, seed: int, game: int):
     ev = np.zeros((MAX_EVENTS, E.EV_W), np.int32)
     snaps = np.zeros((MAX_EVENTS, STATE_SIZE), np.int32)
     S = np.zeros(STATE_SIZE, np.int32)
-    n, err, kind, seat = E.replay_game(*engine_args(settings), np.int64(seed), np.int64(game),
-                                       ev, snaps, S)
+    n, err, kind, seat = engine_call(settings, E.replay_game, *engine_args(settings),
+                                     np.int64(seed), np.int64(game), ev, snaps, S,
+                                     games=f"game {game}", seed=seed)
     if err:
         raise engine_error(settings, err, kind, seat, game, seed)
     return ev[:n], snaps[:n], S

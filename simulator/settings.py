@@ -9,6 +9,8 @@ accepted live in one place, and a run's settings go to and from a plain dict her
 """
 from __future__ import annotations
 
+import numbers
+import re
 from dataclasses import dataclass
 
 from .scoring import TIEBREAKS
@@ -17,6 +19,9 @@ SUPPORTED_PLAYERS = (2, 3, 4, 5, 6)
 CHALLENGES = (1, 2, 3, 4, 5, 6)                          # X2.1-X2.4, X5 (= dolphins), X6
 RULES_BOATS = {2: (2, 2, 2, 2), 3: (2, 2, 2), 4: (2, 2, 2, 2),     # B4.4, B4.5
                5: (1, 1, 2, 2, 2), 6: (1, 1, 1, 1, 2, 2)}          # X1.1, X1.2
+MAX_TURNS = 2**31 - 1                    # R10: the engine keeps the turn cap in an int32
+_NUMBER = re.compile(r"\s*[+-]?[0-9]+\s*")    # ASCII digits only: int() also reads '٢'
+FLAGS = ("lagoon_is_sea", "creatures_must_move", "dolphins", "squid", "squid_only")
 
 
 class SettingsError(ValueError):
@@ -27,6 +32,17 @@ class SettingsError(ValueError):
     def __init__(self, message: str, param: str | None = None):
         super().__init__(message)
         self.param = param
+
+
+def _is_int(value) -> bool:
+    """A whole number of an integer type (Python's or numpy's), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _is_flag(value) -> bool:
+    """True or False (Python's or numpy's bool, or the integers 0 and 1)."""
+    import numpy as np
+    return isinstance(value, (bool, np.bool_)) or (_is_int(value) and value in (0, 1))
 
 
 def seats_for(players: int) -> int:
@@ -60,18 +76,20 @@ def parse_boats(text: str) -> tuple[int, ...]:
     ``Settings`` against the seat count)."""
     if text.strip() == "rules":
         return ()
-    try:
-        return tuple(int(part) for part in text.split(","))
-    except ValueError:
+    parts = text.split(",")
+    if not all(_NUMBER.fullmatch(part) and len(part.strip()) < 20 for part in parts):
         raise SettingsError(f"boats must be `rules` or comma-separated numbers 0-3 (one per "
-                            f"seat, at most 12 in all), got {text!r}", "--boats") from None
+                            f"seat, at most 12 in all), got {text!r}", "--boats")
+    return tuple(int(part) for part in parts)
 
 
 def parse_challenges(text: str) -> tuple[int, ...]:
     """``"1,3"`` -> ``(1, 3)``; ``""`` -> no challenge."""
     out = []
     for part in filter(None, (p.strip() for p in text.split(","))):
-        if not part.isdigit() or int(part) not in CHALLENGES:
+        # ASCII digits only: '²'.isdigit() holds, and int('²') raises
+        if not (part.isascii() and part.isdigit() and len(part) < 3) or \
+                int(part) not in CHALLENGES:
             raise SettingsError(f"unknown challenge {part!r}; accepted: "
                                 f"{', '.join(map(str, CHALLENGES))} (comma-separated)",
                                 "--challenge")
@@ -108,10 +126,19 @@ class Settings:
     squid_only: bool = False                  # X7.6 squid instead of whales (needs squid)
 
     def __post_init__(self):
-        if self.players not in SUPPORTED_PLAYERS:
+        if not _is_int(self.players) or self.players not in SUPPORTED_PLAYERS:
             raise SettingsError(f"players must be one of {', '.join(map(str, SUPPORTED_PLAYERS))}, "
                                 f"got {self.players}", "--players")
         n = seats_for(self.players)
+        for name, param in (("strategies", "--strategies"), ("boats", "--boats"),
+                            ("challenges", "--challenge")):
+            value = getattr(self, name)
+            if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+                raise SettingsError(f"{name} must be a list, got {value!r}", param)
+            object.__setattr__(self, name, tuple(value))
+        if not all(isinstance(s, str) for s in self.strategies):
+            raise SettingsError(f"strategies must be names (strings), got "
+                                f"{list(self.strategies)!r}", "--strategies")
         # name a bad strategy before counting them
         strategies = tuple(canonical_strategy(s) for s in self.strategies) or ("random",)
         if len(strategies) == 1 or (self.players == 2 and len(strategies) == 2):
@@ -121,8 +148,20 @@ class Settings:
             raise SettingsError(f"--strategies needs {counts} comma-separated names for "
                                 f"{self.players} players ({n} seats), got {len(strategies)}",
                                 "--strategies")
+        object.__setattr__(self, "players", int(self.players))
         object.__setattr__(self, "strategies", strategies)
-        challenges = tuple(sorted(set(self.challenges) | ({5} if self.dolphins else set())))
+        for name in FLAGS:
+            value = getattr(self, name)
+            if not _is_flag(value):
+                raise SettingsError(f"{name} must be true or false, got {value!r}",
+                                    f"--{name.replace('_', '-')}")
+            object.__setattr__(self, name, bool(value))
+        for c in self.challenges:
+            if not _is_int(c) or c not in CHALLENGES:
+                raise SettingsError(f"unknown challenge {c!r}; accepted: "
+                                    f"{', '.join(map(str, CHALLENGES))}", "--challenge")
+        challenges = tuple(sorted({int(c) for c in self.challenges}
+                                  | ({5} if self.dolphins else set())))
         for c in challenges:
             if c not in CHALLENGES:
                 raise SettingsError(f"unknown challenge {c!r}; accepted: "
@@ -136,15 +175,18 @@ class Settings:
             raise SettingsError("--squid-only (X7.6: squid instead of whales) needs --squid")
         # X6.1: with Challenge 6 everyone keeps 10 explorers and gets 2 boats
         boats = tuple(self.boats) or ((2,) * n if 6 in challenges else RULES_BOATS[self.players])
-        if len(boats) != n or any(not 0 <= b <= 3 for b in boats) or sum(boats) > 12:
+        if (len(boats) != n or any(not _is_int(b) or not 0 <= b <= 3 for b in boats)
+                or sum(boats) > 12):
             raise SettingsError(f"boats must be {n} numbers of 0-3 (one per seat, at most 12 "
                                 f"in all), got {','.join(map(str, boats))}", "--boats")
-        object.__setattr__(self, "boats", boats)
-        if self.max_turns < 1:
-            raise SettingsError(f"max_turns must be a positive number, got {self.max_turns}",
-                                "--max-turns")
+        object.__setattr__(self, "boats", tuple(int(b) for b in boats))
+        if not _is_int(self.max_turns) or not 1 <= self.max_turns <= MAX_TURNS:
+            raise SettingsError(f"max_turns (R10, the turn cap in seat-turns) must be a whole "
+                                f"number 1 to {MAX_TURNS} (2**31-1, the engine's int32), got "
+                                f"{self.max_turns!r}", "--max-turns")
+        object.__setattr__(self, "max_turns", int(self.max_turns))
         tiebreak = self.tiebreak or ("chain" if self.players >= 5 else "shared")
-        if tiebreak not in TIEBREAKS:
+        if not isinstance(tiebreak, str) or tiebreak not in TIEBREAKS:
             raise SettingsError(f"tiebreak must be one of {', '.join(TIEBREAKS)}, got {tiebreak!r}",
                                 "--tiebreak")
         object.__setattr__(self, "tiebreak", tiebreak)

@@ -8,6 +8,8 @@ size.
 """
 from __future__ import annotations
 
+import queue
+import threading
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
@@ -16,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from . import engine as E
+from .errors import PluginError
 from .scoring import STEPS, TIEBREAKS, decide
 from .settings import Settings
 from .state import BACK_NAMES, END_NAMES, MAX_SEATS
@@ -57,32 +60,176 @@ def engine_args(settings: Settings) -> tuple:
     return settings_vector(settings), settings.strategy_params, settings.strategy_functions
 
 
-class PluginChoiceError(RuntimeError):
+class PluginChoiceError(PluginError):
     """A plug-in answered a decision with a row outside its legal options."""
 
 
+def _strategy_at(settings: Settings, seat: int) -> str:
+    """``plug-in FILE: strategy NAME (seat K)`` or ``built-in strategy NAME (seat K)``; seats
+    count from 0, as in the tables and the replays."""
+    from strategies.registry import parse_spec
+    s, _ = parse_spec(settings.strategies[seat])
+    where = f"plug-in {s.source}: strategy" if s.plugin else "built-in strategy"
+    return f"{where} {s.name} (seat {seat})"
+
+
 def engine_error(settings: Settings, code: int, kind: int, seat: int, game: int,
-                 seed: int) -> RuntimeError:
+                 seed: int) -> Exception:
     """The one-line error for a game the engine stopped (``engine.ERR_*``)."""
     if code == E.ERR_PLUGIN_CHOICE:
         from strategies.registry import parse_spec
         from .state import DECISION_NAMES
         s, _ = parse_spec(settings.strategies[seat])
-        where = f"plug-in {s.source}: strategy" if s.plugin else "built-in strategy"
-        return PluginChoiceError(
-            f"{where} {s.name} (seat {seat + 1}) returned a row outside "
+        return (PluginChoiceError if s.plugin else RuntimeError)(
+            f"{_strategy_at(settings, seat)} returned a row outside "
             f"the legal options at a {DECISION_NAMES[kind]} decision (game {game}, seed {seed}); "
             f"choose must return 0 <= k < n")
     return RuntimeError(f"engine error {code} in game {game} (seed {seed}); replay it with "
                         f"`survive-sim replay`")
 
 
+# ---------------------------------------------------------------------------- the engine thread
+def _plugin_seats(settings: Settings) -> list[int]:
+    from strategies.registry import parse_spec
+    return [seat for seat, spec in enumerate(settings.strategies) if parse_spec(spec)[0].plugin]
+
+
+def _watch():
+    """The plug-in trampolines' per-thread notes (``strategies.seat_call``), or None when no
+    plug-in trampoline was compiled in this process."""
+    from strategies import seat_call
+    return seat_call.watch_table() if seat_call._WATCH else None
+
+
+def _kind_name(kind: int) -> str:
+    from .state import DECISION_NAMES
+    return DECISION_NAMES[kind] if 0 <= kind < len(DECISION_NAMES) else f"kind {kind}"
+
+
+def _stuck(settings: Settings) -> str | None:
+    """Which plug-in seats are inside their ``choose`` now, in words (an interrupted run)."""
+    from strategies.seat_call import W_KIND, W_SEAT
+    notes = _watch()
+    if notes is None:
+        return None
+    seats = sorted({(int(r[W_SEAT]) - 1, int(r[W_KIND])) for r in notes if r[W_SEAT] > 0})
+    seats = [(seat, kind) for seat, kind in seats if 0 <= seat < settings.seats]
+    if not seats:
+        return None
+    return "; ".join(f"{_strategy_at(settings, seat)} had not returned from its "
+                     f"{_kind_name(kind)} decision" for seat, kind in seats)
+
+
+def _plugin_failure(settings: Settings, e: BaseException, games: str,
+                    seed: int) -> PluginError | None:
+    """The one-line error for a compiled run that a plug-in's ``choose`` broke by raising
+    (numba hands the exception back as the ``__cause__`` of a ``SystemError``), naming the
+    file, strategy, seat, decision and the exception; None when no plug-in plays."""
+    seats = _plugin_seats(settings)
+    if not seats or isinstance(e, PluginError):
+        return None
+    from strategies.seat_call import W_KIND, W_RAISED_KIND, W_RAISED_SEAT, W_SEAT
+    cause = e.__cause__ or e.__context__ or e if isinstance(e, SystemError) else e
+    notes = _watch()
+    found = []
+    if notes is not None:
+        found = [(int(r[W_RAISED_SEAT]) - 1, int(r[W_RAISED_KIND])) for r in notes
+                 if r[W_RAISED_SEAT] > 0]
+        found = found or [(int(r[W_SEAT]) - 1, int(r[W_KIND])) for r in notes if r[W_SEAT] > 0]
+    found = [(seat, kind) for seat, kind in found if seat in seats]
+    message = " ".join(f"{type(cause).__name__}: {cause}".split()).rstrip(": ")
+    if found:
+        seat, kind = found[0]
+        who = f"{_strategy_at(settings, seat)} raised {message} at a {_kind_name(kind)} decision"
+    else:
+        who = (" or ".join(_strategy_at(settings, seat) for seat in seats)
+               + f" raised {message}")
+    return PluginError(f"{who} ({games}, seed {seed})")
+
+
+class _EngineThread:
+    """Runs the main thread's compiled calls on one daemon thread while the main thread waits
+    in short steps: compiled code does not see signals, so Ctrl-C or SIGTERM during a long
+    chunk, or a plug-in that never returns, would otherwise wait for the call to end. The
+    waiting main thread takes the signal at once (the interrupt then says which plug-in seat had
+    not returned); the call itself cannot be stopped, so the command line leaves with
+    ``os._exit`` once it has cleaned up (``busy``). Calls from other threads (a sweep's, Dask's)
+    run where they are. The results are the same: the call is the same, on one thread at a
+    time, with the caller's numba thread count."""
+
+    STEP = 0.1                    # seconds between two looks for a signal
+
+    def __init__(self):
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self.busy = False
+
+    def _serve(self) -> None:
+        while True:
+            fn, args, threads, done, box = self._jobs.get()
+            try:
+                numba.set_num_threads(threads)
+                box["value"] = fn(*args)
+            except BaseException as e:             # handed to the waiting caller
+                box["error"] = e
+            finally:
+                done.set()
+
+    def call(self, fn, args: tuple, settings: Settings):
+        if threading.current_thread() is not threading.main_thread():
+            return fn(*args)
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._serve, name="survive-sim-engine",
+                                            daemon=True)
+            self._thread.start()
+        done, box = threading.Event(), {}
+        self.busy = True
+        self._jobs.put((fn, args, numba.get_num_threads(), done, box))
+        try:
+            while not done.wait(self.STEP):
+                pass
+        except BaseException as e:                 # a signal: the call goes on; say who hangs
+            stuck = _stuck(settings)
+            if stuck and hasattr(e, "add_note"):
+                e.add_note(stuck)
+            raise
+        self.busy = False
+        if "error" in box:
+            raise box["error"]
+        return box["value"]
+
+
+_ENGINE = _EngineThread()
+
+
+def engine_busy() -> bool:
+    """A compiled call of the main thread has not returned (it was interrupted)."""
+    return _ENGINE.busy
+
+
+def engine_call(settings: Settings, fn, *args, games: str, seed: int):
+    """``fn(*args)``, a compiled entry point playing ``settings``, on the engine thread; a
+    plug-in that raised becomes a ``PluginError`` naming it."""
+    notes = _watch()
+    if notes is not None:
+        notes[:] = 0
+    try:
+        return _ENGINE.call(fn, args, settings)
+    except Exception as e:
+        failure = _plugin_failure(settings, e, games, seed)
+        if failure is None:
+            raise
+        raise failure from None
+
+
 def run_records(settings: Settings, seed: int, first: int, count: int) -> np.ndarray:
     """Raw int32 records of games ``first .. first+count-1``."""
     out = np.empty((count, E.REC_W), np.int32)
     err = np.zeros((count, 3), np.int64)
-    E.run_games(*engine_args(settings), np.int64(seed), np.int64(first), np.int64(count),
-                out, err)
+    engine_call(settings, E.run_games, *engine_args(settings), np.int64(seed), np.int64(first),
+                np.int64(count), out, err,
+                games=f"games {first}..{first + count - 1}" if count > 1 else f"game {first}",
+                seed=seed)
     if err[:, 0].any():
         bad = int(np.flatnonzero(err[:, 0])[0])
         raise engine_error(settings, *(int(x) for x in err[bad]), first + bad, seed)

@@ -40,6 +40,10 @@ def _import(path: Path):
     numba.config.CACHE_DIR = str(Path(simulator.CACHE_DIR) / "plugins" / digest)
     try:
         spec.loader.exec_module(module)
+    except SystemExit as e:         # sys.exit() or exit() at import: the command would end
+        del sys.modules[name]       # with nothing done and exit code 0
+        raise StrategyError(f"plug-in {path} called sys.exit({e.code!r}) while it was imported; "
+                            f"a plug-in file only defines its strategies") from None
     except Exception as e:          # a user's file: any error becomes one line
         del sys.modules[name]
         raise StrategyError(f"plug-in {path} failed to import: {type(e).__name__}: "

@@ -183,9 +183,17 @@ def parse_spec(spec: str) -> tuple[Strategy, dict[str, float]]:
 def canonical(spec: str) -> str:
     """The one spelling of a seat's strategy: defaults left out, declared order."""
     s, values = parse_spec(spec)
-    parts = [f"{p.name}={values[p.name]:g}" for p in s.params
+    parts = [f"{p.name}={_number(values[p.name])}" for p in s.params
              if p.name in values and values[p.name] != p.default]
     return s.name + (":" + ",".join(parts) if parts else "")
+
+
+def _number(value: float) -> str:
+    """The shortest spelling that reads back as ``value``: ``2`` or ``0.5`` (``:g``), all the
+    digits when ``:g`` would round (``2.0000001`` is not ``2``: two such seats are two
+    strategies)."""
+    short = f"{value:g}"
+    return short if float(short) == value else repr(float(value))
 
 
 def param_row(spec: str) -> np.ndarray:

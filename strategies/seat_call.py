@@ -123,13 +123,56 @@ def trampoline_source(name: str, choose: str, per_decision: bool = False) -> str
     return "\n".join(lines + ["    return -1", ""])
 
 
+# ---------------------------------------------------------------------------- watching plug-ins
+# A plug-in's trampoline notes, per numba thread, the seat and decision it is asking (``WATCH``
+# columns ``W_SEAT`` = seat + 1, ``W_KIND``) and clears the seat when ``choose`` returns. So
+# Python can say whose code is at fault when the compiled run cannot: a ``choose`` that raises
+# leaves its note behind (numba returns from the trampoline at once, and the engine carries on
+# to the next decision, whose trampoline moves the stale note to ``W_RAISED_*`` before writing
+# its own); one that never returns keeps its note while the run is interrupted. Only plug-ins
+# are watched: the built-ins' seat functions and tables are untouched.
+W_SEAT, W_KIND, W_RAISED_SEAT, W_RAISED_KIND = range(4)
+_WATCH = []
+
+
+def watch_table():
+    """The per-thread notes (threads x 4 int64), made once per process; the plug-in
+    trampolines hold its address as a constant (they are compiled in each process)."""
+    if not _WATCH:
+        import numpy as np
+        from numba import config
+        _WATCH.append(np.zeros((max(int(config.NUMBA_NUM_THREADS), 1) + 1, 4), np.int64))
+    return _WATCH[0]
+
+
+_WATCHED = """
+def seat_call(s_at, opts_at, w_at, rng_at, mem_at, seat, kind, n):
+    notes = notes_view(WATCH_AT, (WATCH_ROWS, 4))
+    t = min(get_thread_id(), WATCH_ROWS - 1)
+    if notes[t, 0] != 0 and notes[t, 2] == 0:      # the last call on this thread raised
+        notes[t, 2] = notes[t, 0]
+        notes[t, 3] = notes[t, 1]
+    notes[t, 0] = seat + 1
+    notes[t, 1] = kind
+    row = seat_plain(s_at, opts_at, w_at, rng_at, mem_at, seat, kind, n)
+    notes[t, 0] = 0
+    return row
+"""
+
+
 def _compiled_trampoline(choose):
-    from numba import njit
+    from numba import get_thread_id, njit
+    from numba import types as nt
 
     namespace = {**_CONSTANTS, **views(), "choose": choose}
-    exec(trampoline_source("call", "choose"), namespace)
+    exec(trampoline_source("plain", "choose"), namespace)
+    table = watch_table()
+    watched = {"notes_view": _view(nt.int64, 2), "get_thread_id": get_thread_id,
+               "WATCH_AT": int(table.ctypes.data), "WATCH_ROWS": int(table.shape[0])}
     with inlining(STRATEGY_INLINING):
-        return njit(signature(), _nrt=False)(namespace["seat_call"])
+        watched["seat_plain"] = njit(_nrt=False)(namespace["seat_plain"])
+        exec(_WATCHED, watched)
+        return njit(signature(), _nrt=False)(watched["seat_call"])
 
 
 def seats_source(strategies) -> str:

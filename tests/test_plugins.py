@@ -129,7 +129,7 @@ def test_a_plugin_that_answers_out_of_range_names_file_strategy_and_decision(tmp
             return n
     """)
     load_plugin(f)
-    with pytest.raises(PluginChoiceError, match=r"liar\.py: strategy liar \(seat 2\) returned a "
+    with pytest.raises(PluginChoiceError, match=r"liar\.py: strategy liar \(seat 1\) returned a "
                                                 r"row outside the legal options at a \w+ "
                                                 r"decision"):
         run_records(Settings(players=3, strategies=("random", "liar", "random")), 1, 0, 4)

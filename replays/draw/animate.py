@@ -67,10 +67,12 @@ def _codec(exe: str) -> list[str]:
 
 
 def mp4(log: dict, path: str, frames: str = "events", scale: float = 1.0, progress=None,
-        executable: str | None = None) -> int:
+        executable: str | None = None, comment: str | None = None) -> int:
     """Write the game as an MP4 (H.264) to ``path`` by piping frames to ffmpeg; returns the
     frame count (the held last frame counted once). ``RuntimeError`` with ffmpeg's last line
-    if it fails; ``FileNotFoundError`` when there is no ffmpeg."""
+    if it fails; ``FileNotFoundError`` when there is no ffmpeg. ``comment`` goes into the
+    file's metadata (the command line signs its files with it, so that a later run knows the
+    file for one of its own and may replace it)."""
     exe = executable or ffmpeg()
     if exe is None:
         raise FileNotFoundError("ffmpeg is not on PATH; --mp4 needs ffmpeg (or write a --gif)")
@@ -87,6 +89,7 @@ def mp4(log: dict, path: str, frames: str = "events", scale: float = 1.0, progre
                        "-s", f"{w}x{h}", "-r", f"{fps:g}", "-i", "-",
                        "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2:color=white",
                        *codec, "-pix_fmt", "yuv420p", "-movflags", "+faststart",
+                       *(["-metadata", f"comment={comment}"] if comment else []),
                        "-f", "mp4", path]
                 proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
             data = im.tobytes()

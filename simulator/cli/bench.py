@@ -8,7 +8,16 @@ import time
 import click
 
 from . import main
-from .options import IntRange, FloatRange, bad, challenges_label, checked, expansions_label, seed_option, settings_from
+from .options import (
+    FloatRange,
+    IntRange,
+    bad,
+    challenges_label,
+    checked,
+    expansions_label,
+    seed_option,
+    settings_from,
+)
 from .progress import compile_note
 
 
@@ -76,8 +85,20 @@ def bench(games, seconds, repeat, players_list, threads, challenges, dolphins, s
     timeit reports), with the slowest run shown too: on a shared machine the spread is the
     noise. With --sweep, what a sweep costs beyond its games."""
     if sweep_spec is not None:
+        if not sweep_spec.strip():
+            bad("give an experiment file (or the name of a study that ships with survive-sim)",
+                "--sweep")
         _bench_sweep(sweep_spec, games, repeat, threads, workers)
         return
+    # a timed run holds its whole table (simulator.simulate.simulate): refuse what cannot fit
+    from .simulate import GAME_BYTES, memory_available, size_text
+    memory = memory_available()
+    available = memory[0] if memory else None
+    if games is not None and memory and games * GAME_BYTES > available:
+        bad(f"--games {games:,} needs about {size_text(games * GAME_BYTES)} of memory (a timed "
+            f"run holds its whole table, about {GAME_BYTES:,} bytes per game), and "
+            f"{size_text(available)} is available ({memory[1]}); the largest --games that "
+            f"fits is {available // GAME_BYTES:,}", "--games")
     from simulator.settings import parse_player_counts
     counts = checked(parse_player_counts, players_list)
     runs = {(p, s): settings_from(p, s, challenges=challenges, dolphins=dolphins, squid=squid,
@@ -116,10 +137,18 @@ def bench(games, seconds, repeat, players_list, threads, challenges, dolphins, s
                         run_records(settings, seed, first, probe)
                         rate = probe / max(time.perf_counter() - t0, 1e-9)
                         n = max(probe, int(rate * seconds))
+                        if available is not None:            # a run holds its table
+                            n = max(probe, min(n, available // 2 // GAME_BYTES))
                     rates = []
                     for _ in range(repeat):                   # the same games each run
                         t0 = time.perf_counter()
-                        run(settings, n, seed, first=first, threads=n_threads)
+                        try:
+                            run(settings, n, seed, first=first, threads=n_threads)
+                        except MemoryError:           # other processes took the memory
+                            raise click.ClickException(
+                                f"out of memory timing {n:,} games (about "
+                                f"{size_text(n * GAME_BYTES)}); free some memory or lower "
+                                f"--games / --seconds") from None
                         rates.append(n / max(time.perf_counter() - t0, 1e-9))
                     cells.append((n, max(rates), min(rates)))
             (n1, r1, s1), (nn, rn, sn) = cells

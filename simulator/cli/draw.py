@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 from . import main
-from .files import atomic_file, check_extension, check_writable
+from .files import atomic_file, check_extension, check_output, distinct_paths
 from .options import (
     IntRange, FloatRange,
     INDEX_MAX,
@@ -68,15 +68,31 @@ def event_index(log: dict, event: int | None, turn: int | None) -> int:
     return event
 
 
-def write_picture(log: dict, i: int, out: str, scale: float = 1.0) -> None:
+def picture(log: dict, i: int, out: str, scale: float = 1.0):
+    """``(bytes, scene)`` of the picture, signed as survive-sim's (``experiments.outputs``)."""
+    from experiments.outputs import sign_png, sign_svg
     from replays.draw.scene import scene
     sc = scene(log, i)
     if out.lower().endswith(".svg"):
         from replays.draw.svg import document
-        data = document(sc).encode("utf-8")
+        return sign_svg(document(sc)).encode("utf-8"), sc
+    from replays.draw.raster import png
+    return sign_png(png(sc, scale)), sc
+
+
+def write_picture(log: dict, i: int, out: str, scale: float = 1.0,
+                  source: str | None = None) -> None:
+    """Draw event ``i`` of ``log`` to ``out``; a log from the file ``source`` that the drawing
+    code cannot follow is a usage error naming the file."""
+    if source is None:
+        data, sc = picture(log, i, out, scale)
     else:
-        from replays.draw.raster import png
-        data = png(sc, scale)
+        from replays.draw.logfile import LogError, drawing
+        try:
+            with drawing(source):
+                data, sc = picture(log, i, out, scale)
+        except LogError as e:
+            bad(str(e), "--log")
     try:
         with atomic_file(out, "wb") as f:
             f.write(data)
@@ -95,10 +111,10 @@ def write_picture(log: dict, i: int, out: str, scale: float = 1.0) -> None:
 @players_option
 @strategies_option
 @plugin_option
-@click.option("--event", type=int, default=None, metavar="E",
+@click.option("--event", type=IntRange(-INDEX_MAX - 1, INDEX_MAX), default=None, metavar="E",
               help="Draw the position after event E (0-based, the log's `i`). Default, with "
                    "neither --event nor --turn: the final position.")
-@click.option("--turn", type=int, default=None, metavar="T",
+@click.option("--turn", type=IntRange(-INDEX_MAX - 1, INDEX_MAX), default=None, metavar="T",
               help="Draw the start of seat-turn T (1-based: its turn_start event).")
 @click.option("--out", required=True, metavar="FILE",
               help="The picture to write: FILE.png or FILE.svg.")
@@ -113,7 +129,8 @@ def draw(log_path, seed, game, players, strategies, plugins, event, turn, out, s
     final position is drawn."""
     ctx = click.get_current_context()
     check_extension(out, "--out", PICTURES)
-    check_writable(out, "--out")
+    distinct_paths(inputs={"--log": log_path, "--plugin": plugins}, outputs={"--out": out})
+    check_output(out, "--out")
     if log_path is not None:
         given = [p for p in ENGINE_PARAMS
                  if ctx.get_parameter_source(p) not in (click.core.ParameterSource.DEFAULT, None)]
@@ -122,6 +139,14 @@ def draw(log_path, seed, game, players, strategies, plugins, event, turn, out, s
                 f"{', '.join('--' + p.replace('_', '-') for p in given)} do not apply to it",
                 "--log")
         log = load_log_option(log_path)
+        from replays.draw.logfile import LogError, drawing
+        try:
+            with drawing(log_path):
+                i = event_index(log, event, turn)
+        except LogError as e:
+            bad(str(e), "--log")
+        write_picture(log, i, out, scale, source=log_path)
+        return
     else:
         if game is None:
             bad("give --game (with --seed and the run's settings) or --log FILE", "--game")

@@ -5,6 +5,13 @@ and renamed into place only when complete. Any exception removes the temporary f
 Ctrl-C and SIGTERM: ``signals_unwind`` turns both into exceptions, so that the clean-up code
 runs. The per-game table is written chunk by chunk as the games are played (``table_writer``),
 so that its size in memory does not grow with the run.
+
+Before any work a command checks its outputs: ``distinct_paths(inputs=..., outputs=...)``
+refuses an output that is one of its inputs (the same file by any name: a symbolic or hard
+link, ``./``, ``..``) and two outputs that are one file; ``check_output(path, param)`` refuses
+an existing file that survive-sim did not write (``experiments.outputs.replaceable``: only our
+own files, recognised by their signature, and empty files are replaced) and checks that the
+folder accepts a new file. Both raise the usage error (exit 2, one line).
 """
 from __future__ import annotations
 
@@ -80,6 +87,60 @@ def check_extension(path: str, param: str, accepted: tuple[str, ...]) -> str:
         bad(f"unknown file extension {ext or '(none)'!r} in {path}; accepted: "
             f"{', '.join(accepted)}", param)
     return ext
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether the paths name one file: ``os.path.samefile`` when both exist (symbolic and
+    hard links included), else the same resolved path (a file not made yet)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return os.path.normcase(os.path.realpath(a)) == os.path.normcase(os.path.realpath(b))
+
+
+def _named(paths) -> list[str]:
+    if paths is None:
+        return []
+    if isinstance(paths, (str, os.PathLike)):
+        return [os.fspath(paths)]
+    return [os.fspath(p) for p in paths if p is not None]
+
+
+def distinct_paths(inputs: dict | None = None, outputs: dict | None = None) -> None:
+    """Refuse (usage error, exit 2) an output that is one of the inputs, or two outputs that
+    are one file, before any work is done.
+
+    ``inputs`` and ``outputs`` map an option's name (``"--html"``, ``"LOG"``) to a path, a list
+    of paths (``--plugin``) or None (not given). Paths are compared as files: the same file
+    through a symbolic link, a hard link, ``./`` or ``..`` is the same; a path that does not
+    exist yet is compared by its resolved name. Typical use, right after parsing::
+
+        distinct_paths(inputs={"LOG": log_path, "--plugin": plugins},
+                       outputs={"--json": json_path, "--html": html_path})
+    """
+    ins = [(param, p) for param, ps in (inputs or {}).items() for p in _named(ps)]
+    outs = [(param, p) for param, ps in (outputs or {}).items() for p in _named(ps)]
+    for k, (oparam, out) in enumerate(outs):
+        for iparam, src in ins:
+            if _same_file(out, src):
+                bad(f"{out} is the input {iparam} {src}" + ("" if out == src else
+                    " (the same file)") + "; writing it would destroy the input: give another "
+                    "output name", oparam)
+        for oparam2, out2 in outs[:k]:
+            if _same_file(out, out2):
+                bad(f"{out} is also the output {oparam2} {out2}" + ("" if out == out2 else
+                    " (the same file)") + "; give each output its own name", oparam)
+
+
+def check_output(path: str, param: str) -> None:
+    """``check_writable``, and the ownership rule (``experiments.outputs.replaceable``): an
+    existing file is replaced only when survive-sim wrote it (or it is empty); any other is a
+    usage error naming it."""
+    from experiments.outputs import not_ours_message, replaceable
+    if os.path.lexists(path) and not replaceable(path):
+        bad(not_ours_message(path), param)
+    check_writable(path, param)
 
 
 def check_writable(path: str, param: str) -> None:

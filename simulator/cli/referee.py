@@ -22,13 +22,19 @@ def report(found) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, readable=True))
 def referee(file):
     """Check a saved replay log (JSON) against the rules: prints "referee: OK" or the first
-    discrepancy (exit 1)."""
-    import json
+    discrepancy (exit 1).
+
+    A file that is not a replay log (not JSON, another JSON, a log with a part of the wrong
+    shape or type) is bad input: one line on stderr, exit 2. A well-formed log that breaks a
+    rule is a finding: the rule's id on stdout, exit 1."""
+    from replays.draw.logfile import LogError, read_log
     try:
-        with open(file, encoding="utf-8") as f:
-            log = json.load(f)
-    except (ValueError, UnicodeDecodeError) as e:
-        bad(f"{file} is not a JSON replay log ({one_line(e)}); expected the output of "
-            f"`survive-sim replay --json FILE`")
+        log = read_log(file)                   # the shape: settings, tiles, events, after
+    except LogError as e:
+        bad(f"not a JSON replay log: {e}")
     from replays.referee import check as referee_check
-    report(referee_check(log))
+    found = referee_check(log)
+    if found is not None and found.rule == "format":
+        bad(f"not a JSON replay log: {file} is not a well-formed survive-sim log: "
+            f"{one_line(found)}; expected the output of `survive-sim replay --json FILE`")
+    report(found)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 
 from . import main
-from .files import atomic_file, atomic_path, check_extension, check_writable, write_text
+from .files import (
+    atomic_file, atomic_path, check_extension, check_output, distinct_paths, write_text,
+)
 from .options import (
     IntRange,
     INDEX_MAX,
@@ -52,15 +54,15 @@ def replay(seed, game, players, strategies, plugins, json_path, html_path, check
     Use the same --players, --strategies and rule flags as the run that produced the game."""
     import json
 
+    outputs = {"--json": json_path, "--html": html_path, "--gif": gif_path, "--mp4": mp4_path}
+    distinct_paths(inputs={"--plugin": plugins}, outputs=outputs)
     settings = settings_from(players, strategies, plugins, **rules)
-    if json_path is not None:
-        check_writable(json_path, "--json")
-    if html_path is not None:
-        check_writable(html_path, "--html")
     for path, param, ext in ((gif_path, "--gif", ".gif"), (mp4_path, "--mp4", ".mp4")):
         if path is not None:
             check_extension(path, param, (ext,))
-            check_writable(path, param)
+    for param, path in outputs.items():
+        if path is not None:
+            check_output(path, param)
     if mp4_path is not None:
         from replays.draw.animate import ffmpeg
         if ffmpeg() is None:
@@ -110,11 +112,15 @@ def animation(log: dict, path: str, frames: str, kind: str) -> None:
             bar.update(1)
         try:
             if kind == "gif":
+                from experiments.outputs import SignedGif
                 with atomic_file(path, "wb") as f:
-                    n = animate.gif(log, f, frames, progress=step)
+                    signed = SignedGif(f)
+                    n = animate.gif(log, signed, frames, progress=step)
+                    signed.flush()
             else:
+                from experiments.outputs import generator
                 with atomic_path(path) as tmp:
-                    n = animate.mp4(log, tmp, frames, progress=step)
+                    n = animate.mp4(log, tmp, frames, progress=step, comment=generator())
         except (OSError, RuntimeError) as e:
             raise click.ClickException(f"could not write {path}: {one_line(getattr(e, 'strerror', None) or e)}")
     click.echo(f"wrote {path} ({n} frames, one per {frames[:-1]}; "

@@ -56,10 +56,22 @@ def analysis_options(f):
 def report(run, out, games, scheduler, workers, no_progress):
     """Write the report of the sweep folder RUN: index.html (opens from disk, no internet),
     index.md, figures/*.png and *.svg, tables/*.csv behind every chart, and the verdicts of
-    the study's claims (verdicts.csv)."""
+    the study's claims (verdicts.csv).
+
+    Run again, it replaces only the files the earlier report wrote (listed in its
+    _report.json); files of your own in the folder are kept. A folder that is not a report
+    and not empty is refused, and so is --out at, inside or around RUN."""
     if not os.path.isdir(run):
         bad(f"{run} is not a run folder (no such directory); make one with `survive-sim sweep`")
     out = out or default_out(run)
+    from experiments.outputs import (
+        REPORT_FAMILY, REPORT_MARKER, check_apart, check_folder_target,
+    )
+    try:                                     # before any work (and imports): where it goes
+        check_apart(run, out, "run folder", "report folder", default_out(run))
+        check_folder_target(out, REPORT_MARKER, REPORT_FAMILY, "report")
+    except ValueError as e:
+        bad(one_line(e), "--out")
     result = write(run, out, no_progress, games, scheduler, workers)
     click.echo(f"wrote {os.path.join(out, 'index.html')} ({result.figures} charts, "
                f"{result.tables} tables{', PARTIAL run' if result.partial else ''})")

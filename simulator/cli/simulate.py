@@ -2,17 +2,22 @@
 
 The games are played, written and summarised one chunk at a time (``simulator.simulate.
 iter_frames``, ``files.table_writer``, ``experiments.summary.Totals``), so memory stays flat
-whatever ``--games`` is.
+whatever ``--games`` is: the whole table is never held, with or without ``--out``. A chunk
+costs about ``GAME_BYTES`` per game while it is in memory, so the chunk played at a time is
+``effective_chunk``: ``--chunk``, but at most ``MAX_CHUNK`` games and at most what fits in half
+the memory available. A game's result does not depend on the chunking (game i is a function of
+seed, i and the settings; the summary's sums are exact), so neither does any output.
 """
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 
 import click
 
 from . import main
-from .files import check_writable, out_format, table_writer
+from .files import check_output, distinct_paths, out_format, table_writer
 from .options import (
     IntRange,
     INDEX_MAX,
@@ -29,6 +34,51 @@ from .options import (
 from .progress import Progress, compile_note, threads_used
 
 
+# Peak bytes per game of a chunk in memory: its int32 records (engine.REC_W = 87 columns x 4 =
+# 348 bytes), the error array (24), the pandas frame they become (~470), the summary's and the
+# writer's temporaries; measured 1.2-1.5 KB per game (2-6 players, Parquet or CSV), rounded up.
+GAME_BYTES = 2048
+MAX_CHUNK = 200_000                  # games per chunk at most (~400 MB): progress stays lively
+
+
+def memory_available() -> tuple[int, str] | None:
+    """``(bytes, where from)``: the memory available to a new allocation, ``MemAvailable`` of
+    ``/proc/meminfo``, else the free physical pages (``SC_AVPHYS_PAGES``); None when neither
+    is known."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024, "MemAvailable of /proc/meminfo"
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return (os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"),
+                "free physical pages")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def size_text(n: float) -> str:
+    """``1.5 GB``, ``320 MB``: a size as a person reads it."""
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if n >= scale:
+            return f"{n / scale:,.1f} {unit}"
+    return f"{n / 1e3:,.0f} kB"
+
+
+def effective_chunk(chunk: int, games: int, available: int | None = None) -> int:
+    """The games played and held at a time: ``--chunk``, at most ``MAX_CHUNK`` and at most
+    what fits in half the ``available`` memory (default ``memory_available()``), at least 1000
+    (2 MB) whatever the machine says, and never more than the run's games."""
+    if available is None:
+        available = (memory_available() or (None,))[0]
+    cap = MAX_CHUNK
+    if available is not None:
+        cap = min(cap, max(1000, available // 2 // GAME_BYTES))
+    return max(1, min(chunk, games, cap))
+
+
 @main.command(short_help="Play many games; print the summary, save the table.")
 @players_option
 @click.option("--games", type=IntRange(1, INDEX_MAX), required=True,
@@ -43,17 +93,21 @@ from .progress import Progress, compile_note, threads_used
 @click.option("--threads", type=IntRange(min=1), default=None,
               help="Worker threads (default: all). Results do not depend on it.")
 @click.option("--chunk", type=IntRange(min=1), default=10_000, show_default=True,
-              help="Games per compiled batch (progress granularity). Results do not depend on it.")
+              help="Games per compiled batch (progress granularity), at most 200,000 at a "
+                   "time (or what fits in half the free memory) so that memory stays flat. "
+                   "Results do not depend on it.")
 @click.option("--no-progress", is_flag=True, help="No progress bar or notes on stderr.")
 @rule_options
 def simulate(players, games, seed, strategies, plugins, out, first, threads, chunk, no_progress,
              **rules):
     """Play GAMES games and print the summary; optionally save the per-game table."""
-    settings = settings_from(players, strategies, plugins, **rules)
-    check_last_game(first, games)
     if out is not None:
         out_format(out)
-        check_writable(out, "--out")
+        distinct_paths(inputs={"--plugin": plugins}, outputs={"--out": out})
+        check_output(out, "--out")
+    settings = settings_from(players, strategies, plugins, **rules)
+    check_last_game(first, games)
+    chunk = effective_chunk(chunk, games)
 
     from experiments.summary import Totals, format_summary
     from experiments.tables import run_header
@@ -86,6 +140,11 @@ def simulate(players, games, seed, strategies, plugins, out, first, threads, chu
         if out is None:
             raise
         raise click.ClickException(f"could not write {out}: {e.strerror or e}")
+    except MemoryError:                  # other processes took the memory: say so, in one line
+        raise click.ClickException(
+            f"out of memory after {totals.games:,} games (chunks of {chunk:,} games, about "
+            f"{size_text(chunk * GAME_BYTES)} each); free some memory or lower --chunk"
+            + ("" if out is None else f"; {out} was not written")) from None
 
     click.echo(run_header(players, settings.seats, settings.strategies, settings.boats,
                           challenges_label(settings), settings.squid, settings.squid_only, seed,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import click
 
 from . import main
-from .files import check_writable, write_text
+from .files import check_output, write_text
 from .options import IntRange, FloatRange, bad
 from .report import analysis_options
 
@@ -36,7 +36,7 @@ def stats(run, out, precision, games, scheduler, workers, no_progress):
     if out is not None:
         if not out.lower().endswith(".csv"):
             bad(f"--out must name a .csv file, got {out}", "--out")
-        check_writable(out, "--out")
+        check_output(out, "--out")              # only a file survive-sim wrote is replaced
     from experiments.analysis import analyse
     from experiments.runs import RunError
     from experiments.stats_text import format_stats

@@ -12,6 +12,27 @@ from .options import IntRange, bad, one_line
 SETTLE_CAP = 200_000            # --until-settled's default --max-games
 
 
+def _not_a_study_folder(out: str) -> str | None:
+    """Why ``out`` cannot take a study (which writes ``out/run`` and ``out/report``): a
+    study's --out is a new (or empty) folder or an earlier study's; a sweep's run folder
+    would get a run nested inside it, which no Parquet reader can then read as one run."""
+    try:
+        names = [n for n in os.listdir(out) if not n.startswith(".")]
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        return f"{out} cannot be read ({e.strerror or e})"
+    accepted = ("study --out must be a new folder or an earlier study's folder (one holding "
+                "run/ and report/)")
+    if "_manifest.json" in names or any(n.endswith(".parquet") for n in names):
+        return (f"{out} is a sweep's run folder, not a study's; {accepted}; to report on that "
+                f"run use `survive-sim report {out}`")
+    if names and not any(n in ("run", "report") and os.path.isdir(os.path.join(out, n))
+                         for n in names):
+        return f"{out} is not empty and is not a study's folder; {accepted}"
+    return None
+
+
 @main.command(short_help="Run a shipped study (sweep + report) and print its verdicts.")
 @click.argument("name", required=False)
 @click.option("--list", "list_", is_flag=True, help="Name the shipped studies and stop.")
@@ -73,6 +94,9 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
     out = out or os.path.join("studies", default)
     if os.path.exists(out) and not os.path.isdir(out):
         bad(f"{out} is a file; --out needs a folder", "--out")
+    problem = _not_a_study_folder(out)
+    if problem:
+        bad(problem, "--out")
     run, page = os.path.join(out, "run"), os.path.join(out, "report")
     from . import report as report_cmd
     from .progress import Progress

@@ -3,8 +3,10 @@
 A saved table may be a concatenation of runs: its rows are grouped by setting (the ``setting``
 column of a sweep's tables, else the settings columns) and each group gets its own block, headed
 by the settings line ``simulate`` prints, so that different settings are never blended. A file
-that is not a complete table (truncated, edited, header only) or that holds a game twice is bad
-input: one line, exit code 2.
+that is not a complete table (truncated, edited, header only), that holds a game twice, or a
+value the rules do not allow (``experiments.summary.check_values``: a score above the seat's
+explorers' values, a negative count, a fraction, NaN, text) is bad input: one line naming the
+column, the first bad row and the accepted values, exit code 2.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ def summary(file, tiebreak):
     """Print the summary of a saved per-game table (.parquet or .csv), one block per setting,
     counting wins under --tiebreak (default: each setting's own rule)."""
     out_format(file, None)
-    from experiments.summary import format_summary, summary_table
+    from experiments.summary import check_values, format_summary, summary_table
     from experiments.tables import check_duplicates, check_table, setting_groups, table_header
     try:
         df = read_table(file)
@@ -30,6 +32,7 @@ def summary(file, tiebreak):
         bad(f"{file} is not a readable results table ({type(e).__name__}: {one_line(e)})")
     try:
         check_table(df)
+        check_values(df)
         groups = setting_groups(df)
         check_duplicates(df, groups)
     except ValueError as e:

@@ -3,8 +3,9 @@
 The grid comes from an experiment file (``experiments/*.toml``) or from the options, for quick
 questions; ``--games`` overrides the file's count (a quick version of any study). Every check
 (the spec, the folder, the scheduler's address) runs before the first game: bad input is one
-line, exit 2, and no folder. Ctrl-C or SIGTERM stops after the chunk in flight (exit 130 /
-143) and leaves a folder the same command resumes.
+line, exit 2, and no folder. Ctrl-C or SIGTERM stops after the chunk in flight, or within two
+seconds when that chunk has not ended (exit 130 / 143), and leaves a folder the same command
+resumes.
 """
 from __future__ import annotations
 
@@ -16,22 +17,29 @@ from pathlib import Path
 import click
 
 from . import main
-from .options import IntRange, bad, load_plugins_option, one_line, plugin_option
+from .options import INT32_MAX, IntRange, bad, load_plugins_option, one_line, plugin_option
 
 GRID_HELP = ("With SPEC the grid is the file's; without it the options below give it (each a "
              "comma-separated list of alternatives unless said otherwise).")
 
 
-def _alternatives(value: str | None, convert=str) -> list | None:
+def _alternatives(value: str | None, convert=str, option: str | None = None,
+                  what: str = "", example: str = "") -> list | None:
+    """A comma-separated list; with ``convert`` (int), an item it refuses is a usage error
+    quoting that item."""
     if value is None:
         return None
     parts = [p.strip() for p in value.split(",")]
     if any(not p for p in parts):
         return [""]                                      # reported by the spec's checks
-    try:
-        return [convert(p) for p in parts]
-    except ValueError:
-        return [p for p in parts]
+    out = []
+    for p in parts:
+        try:
+            out.append(convert(p))
+        except ValueError:
+            bad(f"{p!r} is not {what}; give a comma-separated list of them, e.g. {example}",
+                option)
+    return out
 
 
 def _boats_value(text: str):
@@ -53,11 +61,14 @@ def _challenge_sets(values: tuple[str, ...]) -> list | None:
         if v in ("", "none", "base"):
             out.append([])
             continue
-        try:
-            out.append([int(x) for x in v.split(",")])
-        except ValueError:
-            bad(f"challenge set {v!r}: give comma-separated challenge numbers 1-6, or none",
-                "--challenge")
+        numbers = []
+        for x in v.split(","):
+            try:
+                numbers.append(int(x))
+            except ValueError:
+                bad(f"challenge set {v!r}: {x.strip()!r} is not a challenge number; give "
+                    f"comma-separated challenge numbers 1-6, or none", "--challenge")
+        out.append(numbers)
     return out
 
 
@@ -65,7 +76,8 @@ def _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squ
           lagoon_not_sea, creatures_must_move, max_turns) -> dict:
     grid = {}
     if players is not None:
-        grid["players"] = _alternatives(players, int)
+        grid["players"] = _alternatives(players, int, "--players", "a player count 2-6",
+                                         "5,6")
     if strategies:
         from strategies.registry import split_specs
         grid["strategies"] = [split_specs(s) if len(split_specs(s)) > 1 else s for s in
@@ -83,7 +95,8 @@ def _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squ
     if lagoon_not_sea:
         grid["lagoon_is_sea"] = [False]
     if max_turns is not None:
-        grid["max_turns"] = _alternatives(max_turns, int)
+        grid["max_turns"] = _alternatives(max_turns, int, "--max-turns",
+                                          f"a turn cap 1 to {INT32_MAX}", "200,400")
     return grid
 
 
@@ -108,7 +121,8 @@ def _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squ
 @click.option("--challenge", "challenges", multiple=True, metavar="SET",
               help="A challenge set (comma-separated numbers, or none); repeat for "
                    "alternatives.")
-@click.option("--tiebreak", default=None, metavar="LIST", help="shared, chain, or both.")
+@click.option("--tiebreak", default=None, metavar="LIST",
+              help="Tie-breaks: shared, chain, or shared,chain for both.")
 @click.option("--dolphins", is_flag=True, help="X5 in every setting.")
 @click.option("--squid", is_flag=True, help="X7 in every setting.")
 @click.option("--squid-only", is_flag=True, help="X7.6 in every setting (with --squid).")
@@ -189,10 +203,16 @@ def _print_plan(spec, threads, scheduler, workers, no_progress) -> None:
 
 
 class _Signals:
-    """SIGINT / SIGTERM ask the sweep to stop after the chunk in flight."""
+    """SIGINT / SIGTERM ask the sweep to stop after the chunk in flight; if that chunk has not
+    ended ``GRACE`` seconds later (a long chunk, or a plug-in that never returns), the sweep
+    leaves at once, as on a second signal: the folder stays resumable (the chunk in flight was
+    not written, so a resume plays it again)."""
+
+    GRACE = 2.0
 
     def __init__(self):
         self.got = None
+        self.timer = None
 
     def __enter__(self):
         self.old = {s: signal.signal(s, self._handle) for s in (signal.SIGINT, signal.SIGTERM)}
@@ -200,10 +220,21 @@ class _Signals:
 
     def _handle(self, signum, frame):
         if self.got is not None:                 # a second one: leave now (still resumable)
-            raise KeyboardInterrupt
+            from .files import Terminated
+            leave = (Terminated(signal.SIGTERM) if signal.SIGTERM in (signum, self.got)
+                     else KeyboardInterrupt())
+            leave.add_note("left before the chunk in flight ended; run the same command to "
+                           "resume")
+            raise leave
         self.got = signum
+        import threading
+        self.timer = threading.Timer(self.GRACE, os.kill, (os.getpid(), signum))
+        self.timer.daemon = True
+        self.timer.start()
 
     def __exit__(self, *exc):
+        if self.timer is not None:
+            self.timer.cancel()
         for s, h in self.old.items():
             signal.signal(s, h)
         return False
@@ -224,12 +255,12 @@ def play(spec, out, force_new, threads, scheduler, workers, no_progress, progres
     from experiments.sweep import run_sweep
 
     from .progress import Progress, compile_note, load_engine
-    compile_note("run_games", no_progress)
     p = progress if progress is not None else Progress(quiet=no_progress)
     p.finish()                 # no phase (silent) while run_sweep checks the folder and the
     p.title = title or f"sweep {spec.name}"       # scheduler: bad input stays one line
 
     def started(done, total):
+        compile_note("run_games", no_progress)     # (after the checks: bad input is one line)
         p.note(f"{p.title}: {len(spec.points)} settings x {spec.games:,} games (seed "
                f"{spec.seed}) into {out}; {done:,} of {total:,} games already there")
         if scheduler is None and done < total:

@@ -41,15 +41,21 @@ def _tournament(names, players, games, seed, batch, alpha, beta, delta, stop, ru
 @main.command(short_help="Rank strategies: every strategy in every seat, stopped by an SPRT.")
 @click.option("--strategies", required=True, metavar="NAMES",
               help="Comma-separated strategy names, at least 2, each once (e.g. random,greedy); "
-                   "a part `key=value` continues the previous name's parameters. Results are "
-                   "labelled by the exact names.")
+                   "a part `key=value` continues the previous name's parameters. Each name is "
+                   "written in one spelling (parameters at their defaults dropped, the rest "
+                   "in declared order) that labels the results; two names of one strategy "
+                   "are refused.")
 @players_option
 @click.option("--games", type=IntRange(1, INDEX_MAX), required=True,
               help="Game indices to play at most. Each index is played by every line-up (the "
                    "same engine game: common random numbers), so N x line-ups games in all.")
 @click.option("--out", required=True, metavar="DIR",
               help="Folder to write (created whole: standings.csv, head_to_head.csv, "
-                   "games.parquet, tournament.json, README.md). Must be new or empty.")
+                   "games.parquet, tournament.json, README.md). Must be new or empty. Each "
+                   "batch played is saved in the hidden .DIR.partial beside it: the same "
+                   "command run again after an interruption (Ctrl-C, kill, a crash) resumes "
+                   "there with equal results; other options are refused. Once DIR is "
+                   "complete the same command plays nothing.")
 @seed_option
 @click.option("--threads", type=IntRange(min=1), default=None,
               help="Engine threads (default: all). Results do not depend on it.")
@@ -64,7 +70,9 @@ def _tournament(names, players, games, seed, batch, alpha, beta, delta, stop, ru
               help="SPRT: the difference that matters, p(A above B) = 0.5 +- delta.")
 @click.option("--no-stop", is_flag=True, help="Play all --games indices (report the SPRT only).")
 @click.option("--force", is_flag=True,
-              help="Replace an earlier tournament's folder at --out (never another folder).")
+              help="Replace an earlier tournament's folder at --out (never another folder; "
+                   "one that also holds files of yours is refused, naming one, and left as "
+                   "it is), or discard an interrupted tournament with other options.")
 @click.option("--no-progress", is_flag=True, help="No progress bar or notes on stderr.")
 @plugin_option
 @rule_options
@@ -75,26 +83,37 @@ def tournament(strategies, players, games, out, seed, threads, batch, alpha, bet
     and mean score with 95% intervals and n, head to head, and openskill PlackettLuce ratings.
     Stops when an SPRT settles every pair adjacent in the rating order, or at --games."""
     from experiments.tournament import TournamentError, load_plugins, split_names
+    from experiments.tournament_out import check_inputs_outside
     try:
+        check_inputs_outside(out, plugins)
         load_plugins(plugins)       # before the names are checked: they may use them
     except TournamentError as e:
         bad(str(e), e.param)
     t = _tournament(split_names(strategies), players, games, seed, batch, alpha, beta, delta,
                     not no_stop, rules)
 
-    from experiments.tournament import play
-    from experiments.tournament_out import Folder, text
+    from experiments.tournament import check_memory, play
+    from experiments.tournament_out import Folder, identity, text
     try:
-        folder = Folder(out, force)
+        check_memory(t)                             # before any game: one batch must fit
+        folder = Folder(out, force, identity(t, plugins), plugins)
     except TournamentError as e:
         bad(str(e), e.param)
+    if folder.complete:                             # this very tournament is there: no games
+        meta = folder.finished_meta() or {}
+        click.echo(f"{out} already holds this tournament, complete: "
+                   f"{(meta.get('outcome') or {}).get('statement', '')}")
+        click.echo(f"nothing played; its standings are in {out}/standings.csv (pass --force "
+                   f"to play it again)")
+        folder.tidy()
+        return
 
     compile_note("run_games", no_progress)
     try:
         with Progress(title="tournament", quiet=no_progress) as bar, folder as f:
             load_engine(bar, t.settings[0], threads,          # load or compile, start threads
                         [x for st in t.settings for x in st.strategies])
-            result = play(t, threads, on_batch=f.write_games, watch=bar)
+            result = play(t, threads, on_batch=f.write_games, watch=bar, store=f)
             bar.begin(f"writing {out}")
             f.finish(result)
     except RuntimeError as e:                                 # engine error: name the game
@@ -104,10 +123,15 @@ def tournament(strategies, players, games, out, seed, threads, batch, alpha, bet
     except OSError as e:
         raise click.ClickException(f"could not write {out}: {e.strerror or e}")
 
+    if folder.resumed and not no_progress:
+        click.echo(f"resumed: {folder.resumed} batch(es) read back from "
+                   f"{folder.partial.name}, saved by an interrupted run", err=True)
     click.echo(text(result))
-    click.echo(f"speed: {result.games_played:,} games in {result.seconds:.2f} s = "
-               f"{result.games_played / max(result.seconds, 1e-9):,.0f} games/s in all "
-               f"({result.games_played / max(result.seconds_playing, 1e-9):,.0f} games/s in the "
-               f"engine) on {threads_used(threads)} thread(s)")
+    played = result.games_played - folder.resumed_games       # this run's own games
+    click.echo(f"speed: {played:,} games in {result.seconds:.2f} s = "
+               f"{played / max(result.seconds, 1e-9):,.0f} games/s in all "
+               f"({played / max(result.seconds_playing, 1e-9):,.0f} games/s in the "
+               f"engine) on {threads_used(threads)} thread(s)"
+               + (f"; {folder.resumed_games:,} games read back" if folder.resumed else ""))
     click.echo(f"wrote {out} (standings.csv, head_to_head.csv, games.parquet, "
                f"tournament.json, README.md)")

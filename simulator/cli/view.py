@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from . import main
-from .files import check_writable, write_text
+from .files import check_output, distinct_paths, write_text
 from .options import bad
 
 
@@ -15,19 +15,17 @@ from .options import bad
 def view(log_path, html_path):
     """Write the HTML viewer page of the game in LOG (a file of `survive-sim replay --json`):
     buttons, arrow keys and a slider step through it. The engine is not needed."""
-    from replays.draw.logfile import LogError, read_log
+    from replays.draw.logfile import LogError, drawing, read_log
     from replays.viewer.page import build_page
 
-    check_writable(html_path, "--html")
+    distinct_paths(inputs={"LOG": log_path}, outputs={"--html": html_path})
+    check_output(html_path, "--html")
     try:
         log = read_log(log_path)
+        with drawing(log_path):
+            page = build_page(log)
     except LogError as e:
         bad(str(e), "LOG")
-    try:
-        page = build_page(log)
-    except (KeyError, IndexError, TypeError, ValueError) as e:
-        bad(f"{log_path} is not a complete survive-sim log ({type(e).__name__}: {e}); "
-            f"expected a log written by `survive-sim replay --json FILE`", "LOG")
     try:
         write_text(html_path, page)
     except OSError as e:
