@@ -57,7 +57,12 @@ def _entries(module, path: Path) -> list[dict]:
     """The strategies a plug-in file declares: its ``STRATEGIES`` list, or its top-level
     fields (``NAME``, ``DESCRIPTION``, ``PARAMS``, ``MEM_W``, ``choose``) as one entry."""
     if hasattr(module, "STRATEGIES"):
-        return list(module.STRATEGIES)
+        entries = module.STRATEGIES
+        if not isinstance(entries, (list, tuple)) or not all(isinstance(e, dict)
+                                                             for e in entries):
+            raise StrategyError(f"plug-in {path}: STRATEGIES must be a list of dicts with the "
+                                f"keys name, description, params, mem_w and choose")
+        return list(entries)
     if hasattr(module, "NAME"):
         return [{"name": module.NAME, "description": getattr(module, "DESCRIPTION", ""),
                  "params": getattr(module, "PARAMS", ()), "mem_w": getattr(module, "MEM_W", 0),
@@ -81,10 +86,15 @@ def _check_compiled(fn, name: str, path: Path):
 
 def load_plugin(path) -> list[Strategy]:
     """Import a plug-in file and register its strategies; the same file twice is one load."""
-    path = Path(path).expanduser().resolve()
+    try:
+        path = Path(path).expanduser().resolve()
+        is_file = path.is_file()
+    except (OSError, RuntimeError) as e:     # a name too long, ~nosuchuser, a symlink loop
+        raise StrategyError(f"plug-in {path} cannot be read ({' '.join(str(e).split())})"
+                            ) from None
     if path in _LOADED:
         return _LOADED[path]
-    if not path.is_file():
+    if not is_file:
         raise StrategyError(f"plug-in {path} is not a file")
     if path.suffix != ".py":
         raise StrategyError(f"plug-in {path} must be a .py file")
