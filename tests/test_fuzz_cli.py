@@ -80,12 +80,6 @@ RUN_TO_THE_END = {"referee": (0, 1), "strategies": (0,), "summary": (0,), "view"
                   "study --list": (0,)}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def warm_engine():
-    """Overrides ``conftest.warm_engine``: nothing here plays a game or compiles the engine."""
-    yield None
-
-
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
     return fh.prepare(tmp_path_factory.mktemp("fuzz"))
