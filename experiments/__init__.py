@@ -1,1 +1,1 @@
-"""Experiments built on ``simulator.simulate``: sweeps over player counts, boat allocations, challenge rules and strategies (later issues)."""
+"""Experiments built on ``play.simulate``: sweeps over player counts, boat allocations, challenge rules and strategies (later issues)."""

@@ -20,7 +20,7 @@ from .sweep import run_sweep
 
 
 def _raw(spec: Spec, threads: int | None) -> float:
-    from simulator.simulate import numba_threads, run_records
+    from play.simulate import numba_threads, run_records
     groups = {}
     for p in spec.points:
         groups.setdefault(p.game_key(), p.settings)
@@ -45,7 +45,7 @@ def _swept(spec: Spec, root: Path, **how) -> float:
 def measure(spec: Spec, repeat: int = 3, threads: int | None = None,
             workers: int | None = None, report=print) -> dict:
     """Seconds of each way per run, and the ratios; ``report`` gets a line per run."""
-    from simulator.simulate import run_records
+    from play.simulate import run_records
     run_records(spec.points[0].settings, spec.seed, 10**15, 2)            # load the engine
     times: dict[str, list[float]] = {"raw": [], "sweep": []}
     if workers:

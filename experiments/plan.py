@@ -62,7 +62,7 @@ def rates(spec: Spec, threads: int | None = None, watch=None, timed_out: list | 
     rate of the timed ones with the same players and strategies (else the same players, else
     all). ``timed_out`` (a list) receives ``(timed, classes)``. ``watch``
     (``experiments.watch``) sees the engine load and the timings."""
-    from simulator.simulate import numba_threads, run_records
+    from play.simulate import numba_threads, run_records
 
     from .watch import watching
     w = watching(watch)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 RECORD = "_build.json"
 # what "dirty" looks at: the packages the wheel installs (uncommitted or untracked files there)
-PACKAGES = ("simulator", "strategies", "experiments", "replays", "reports")
+PACKAGES = ("simulator", "strategies", "play", "replays", "experiments", "reports", "survive_sim")
 NO_METADATA = "installed without git metadata"
 HERE = Path(__file__).resolve().parent
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from .provenance import commit_info, commit_text  # noqa: F401  (commit_text: for report headers)
 
 FORMAT = "survive-sim-run/1"
-TABLE_VERSION = 1          # the per-game columns (simulator.simulate.records_frame) + setting
+TABLE_VERSION = 1          # the per-game columns (play.simulate.records_frame) + setting
 MANIFEST = "_manifest.json"
 LOOKS = "_looks.json"                      # the verdicts' looks (experiments.looks)
 LOCK = ".lock"

@@ -33,7 +33,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simulator.settings import RULES_BOATS, Settings, SettingsError, seats_for
+from play.settings import RULES_BOATS, Settings, SettingsError, seats_for
 
 ALLOCATIONS = ("rules", "flat", "reversed")          # named boat allocations (X1.1, X1.2, X1.5)
 DEFAULT_CHUNK = 10_000

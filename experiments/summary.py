@@ -1,7 +1,7 @@
 """Summary statistics of a per-game results table (one row per game, see the README's columns).
 
 Pure pandas/numpy: no engine import, so it works on any saved table (Parquet or CSV read back)
-as well as on ``simulator.simulate.simulate``'s frame. ``Totals`` keeps only counts and exact
+as well as on ``play.simulate.simulate``'s frame. ``Totals`` keeps only counts and exact
 sums, added chunk by chunk, so a run of any length is summarised in constant memory (and the
 one-frame functions, ``summary_table`` and ``run_summary``, are ``Totals`` fed once: the two
 always print the same numbers).

@@ -117,7 +117,7 @@ def frames(records: np.ndarray, points: list[Point], seed: int, first: int):
     import pandas as pd
     import pyarrow as pa
 
-    from simulator.simulate import records_frame, tiebreak_columns
+    from play.simulate import records_frame, tiebreak_columns
     df = records_frame(records, points[0].settings, seed, first)
     n = len(df)
     df.insert(0, "allocation", pd.Categorical.from_codes(np.zeros(n, np.int8),
@@ -326,7 +326,7 @@ def _play(spec, folder, old, run, force_new, threads, cluster, w, setting_done, 
 # ------------------------------------------------------------------------------ executors
 def _local(jobs: list[Job], spec: Spec, threads: int | None) -> Iterator:
     """Jobs on the threaded engine in this process (results identical for any thread count)."""
-    from simulator.simulate import numba_threads, run_records
+    from play.simulate import numba_threads, run_records
     with numba_threads(threads):
         for job in jobs:
             t = time.perf_counter()
@@ -339,7 +339,7 @@ def play_chunk(settings, seed: int, first: int, count: int,
     """A Dask task: one chunk's raw records on one numba thread, with the worker's engine hash
     (the client refuses records from other engine sources). The spec's plug-in files are
     loaded first (each worker needs them at the same path)."""
-    from simulator.simulate import numba_threads, run_records
+    from play.simulate import numba_threads, run_records
     from strategies.plugins import load_plugins
     load_plugins(plugins)
     with numba_threads(1):

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from simulator.scoring import STEPS, TIEBREAKS
-from simulator.settings import Settings
+from play.settings import Settings
 
 MAX_SEATS = 6
 SEAT_KEYS = ("score", "rescued", "rescued_value", "lost", "turns")     # what summaries read

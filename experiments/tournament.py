@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simulator.settings import Settings
+from play.settings import Settings
 
 from . import tournament_stats as TS
 from .tournament_stats import LINEUP_SEP
@@ -285,7 +285,7 @@ def play(t: Tournament, threads: int | None = None,
     it), ``store.save(k, first, count, records)`` keeps a batch just played. Everything after
     the engine -- tables, ratings, the stop check -- is recomputed from the records in the same
     order, so a resumed tournament equals an uninterrupted one."""
-    from simulator.simulate import numba_threads, records_frame, run_records
+    from play.simulate import numba_threads, records_frame, run_records
 
     from .watch import watching
 

@@ -309,7 +309,7 @@ class Folder:
                 records = [z[f"lineup{i}"] for i in range(n)]
         except Exception:                       # unreadable: play it again
             return None
-        from simulator import engine as E
+        from play import engine as E
         if meta != {"first": first, "count": count, "lineups": n} or \
                 (self.ident is not None and n != len(self.ident["tournament"]["lineups"])) or \
                 any(r.shape != (count, E.REC_W) or r.dtype != np.int32 for r in records):

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.settings import Settings
+from play.settings import Settings
 
 INDEX_MAX = 2**63 - 1
 HOLDOUT = 1 << 40          # held-out game indices start here; the search uses 0, 1, 2, ...
@@ -138,7 +138,7 @@ class Tuning:
 
     def lineups(self, spec: str) -> list[Settings]:
         """The candidate in every seat, the ladder filling the others."""
-        from simulator.settings import SettingsError
+        from play.settings import SettingsError
         out = []
         for seat in range(self.players):
             # the ladder fills the other seats cyclically, starting one further each seat,
@@ -158,7 +158,7 @@ class Tuning:
 # ---------------------------------------------------------------------------- measuring
 def win_shares(settings: Settings, rows: np.ndarray, player: int) -> np.ndarray:
     """Per game: ``player``'s share of the win (1/k when k players share it)."""
-    from simulator import engine as E
+    from play import engine as E
     from simulator.scoring import decide
     width = len(E.REC_SEAT)
     keys = []
@@ -182,7 +182,7 @@ def numerators(t: Tuning, spec: str, first: int, count: int, threads=None,
     """The candidate's win share per game index (mean over its seats) times ``share_den(t)``
     -- a whole number, so that sums of shares are exact whatever the chunks -- for indices
     ``first .. first+count-1`` of the tuning's seed (at most ``CHUNK`` at a time here)."""
-    from simulator.simulate import numba_threads, run_records
+    from play.simulate import numba_threads, run_records
     num = np.zeros(count, np.int64)
     with numba_threads(threads):
         for seat, s in enumerate(t.lineups(spec)):
@@ -199,7 +199,7 @@ def share_den(t: Tuning) -> int:
 
 def win_numerators(settings: Settings, rows: np.ndarray, player: int) -> np.ndarray:
     """Per game: ``player``'s share of the win in 60ths (60 / k when k players share it)."""
-    from simulator import engine as E
+    from play import engine as E
     from simulator.scoring import decide
     width = len(E.REC_SEAT)
     keys = []

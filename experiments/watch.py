@@ -10,7 +10,7 @@ The experiments never print. ``run_sweep``, ``tournament.play``, ``tune`` and
 - ``phase``: the current phase's name, writable (a rename keeps the counts: a tournament's
   batch, a tuning's generation).
 
-``simulator.cli.progress.Progress`` is one (it adds the command's name, the rate, the ETA and a
+``survive_sim.cli.progress.Progress`` is one (it adds the command's name, the rate, the ETA and a
 heartbeat). ``None`` stands for ``SILENT``.
 """
 from __future__ import annotations

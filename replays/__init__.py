@@ -1,9 +1,9 @@
 """Readers of replay logs (docs/replay-log.md) that never run the engine.
 
 Everything here works from a saved JSON log alone, in plain Python: no numba, no numpy, no
-import of ``simulator.engine``, ``simulator.rules`` or ``strategies``, so a log can be checked
+import of ``play.engine``, ``simulator.rules`` or ``strategies``, so a log can be checked
 or read on a machine that never compiled the engine, and the checks stay independent of the
-code that wrote the log. Writing a log (which plays the game) stays in ``simulator.replay``.
+code that wrote the log. Writing a log (which plays the game) stays in ``play.record``.
 
 * ``board``: the board geometry, read from the board data file.
 * ``referee``: the independent referee, ``check(log)`` -> the first discrepancy or None.

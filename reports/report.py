@@ -203,8 +203,8 @@ def _sample_game(job: tuple) -> page.Game | None:
     from replays.draw.scene import scene
     from replays.draw.style import SEAT_NAMES
     from replays.viewer.page import board_picture, build_page
-    from simulator.replay import game_log
-    from simulator.settings import Settings, SettingsError
+    from play.record import game_log
+    from play.settings import Settings, SettingsError
 
     point, labels, rotated, seed = job
     try:

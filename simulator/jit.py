@@ -48,6 +48,8 @@ from numba import njit
 from numba.core import types
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
+from .sources import PACKAGES
+
 # plug-in seats are first-class functions (strategies.dispatch), a feature numba still calls
 # experimental; it is measured and tested here (tests/test_plugins.py), so say it once, here
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
@@ -67,8 +69,7 @@ def inlining(threshold: int):
     finally:
         llvm.set_option("survive-sim", f"-inline-threshold={ENGINE_INLINING}")
 
-_PACKAGES = ("simulator", "strategies")
-_OURS = tuple(f"_ZN{len(p)}{p}" for p in _PACKAGES)        # numba's (Itanium) mangled names
+_OURS = tuple(f"_ZN{len(p)}{p}" for p in PACKAGES)        # numba's (Itanium) mangled names
 _wrapping_index = getattr(_arrayobj, "fix_integer_index", None)
 
 

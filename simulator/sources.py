@@ -2,7 +2,7 @@
 
 A module is *compiled* when it applies numba (``@hot``, ``@njit``, ``njit(``, ``@compiled``) or
 when a compiled module imports it (its constants and helpers are frozen into the machine
-code). The walk starts from every such module of ``simulator/`` and ``strategies/`` and follows
+code). The walk starts from every such module of ``PACKAGES`` and follows
 their imports inside those packages, so a new compiled file or folder changes the cache key
 without anyone keeping a list. Standard library only: it runs before numba is imported.
 """
@@ -12,7 +12,9 @@ import ast
 import re
 from pathlib import Path
 
-PACKAGES = ("simulator", "strategies")
+# the one list of the packages numba compiles: the cache key (``simulator.SOURCE_HASH``) hashes
+# their compiled files, and ``simulator.jit`` drops the negative-index wrap inside them
+PACKAGES = ("simulator", "strategies", "play")
 _COMPILES = re.compile(r"@hot\b|@njit\b|\bnjit\(|@compiled\b")
 
 

@@ -1,5 +1,5 @@
 """Helpers of the command-line tests: the table's column contract, click's in-process runner,
-a real ``python -m simulator.cli`` process, and the check of a one-line usage error."""
+a real ``python -m survive_sim.cli`` process, and the check of a one-line usage error."""
 from __future__ import annotations
 
 import os
@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from simulator.cli import main
+from survive_sim.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SEAT_FIELDS = ("score", "rescued", "rescued_value", "lost", "turns", "lost_serpent",
@@ -37,9 +37,9 @@ def invoke(*args):
 
 
 def run_process(*args, cwd=ROOT):
-    """``python -m simulator.cli ARGS`` with this checkout first on the path."""
+    """``python -m survive_sim.cli ARGS`` with this checkout first on the path."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, "-m", "simulator.cli", *map(str, args)], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "survive_sim.cli", *map(str, args)], cwd=cwd,
                           env=env, capture_output=True, text=True, timeout=600)
 
 

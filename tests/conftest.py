@@ -27,9 +27,9 @@ def warm_engine(request):
     if items and all(Path(str(item.fspath)).name in ENGINE_FREE for item in items):
         yield None
         return
-    from simulator.replay import play_logged
-    from simulator.settings import Settings
-    from simulator.simulate import run_records
+    from play.record import play_logged
+    from play.settings import Settings
+    from play.simulate import run_records
 
     t0 = time.perf_counter()
     play_logged(Settings(players=4), seed=1, game=0)

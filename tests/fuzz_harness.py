@@ -2,7 +2,7 @@
 description of every command, prepared input files, the work boundary, and the run of one
 command line in-process through the group's real error handling.
 
-What a command line is made of comes from ``simulator.cli.main`` alone: every command of
+What a command line is made of comes from ``survive_sim.cli.main`` alone: every command of
 ``main.commands`` and every ``click.Option`` / ``click.Argument`` of ``cmd.params`` -- its
 ``type`` (``Choice``, ``IntRange``, ``FloatRange``, ``Path``, ``INT``, text), ``is_flag``,
 ``multiple``, ``nargs`` and ``metavar`` -- so a new command or option is fuzzed without a change
@@ -58,25 +58,25 @@ def _stop(where: str):
 
 # The work each command starts once its input is checked, as ``module:attribute`` (an attribute
 # path may go through a class). A name a command imported with ``from x import y`` at module
-# level is patched where that command looks it up (``simulator.cli.tournament:load_engine``);
+# level is patched where that command looks it up (``survive_sim.cli.tournament:load_engine``);
 # names imported inside the command's function are looked up at call time, so patching their
 # home module is enough. The engine's own entry points are the last net: nothing plays a game.
 BOUNDARIES = (
     # the compiled engine (every game of every command ends here)
-    "simulator.engine:run_games",
-    "simulator.engine:replay_game",
+    "play.engine:run_games",
+    "play.engine:replay_game",
     # playing games: simulate, bench, plan, tournament, tune, sweep's local executor
-    "simulator.simulate:run_records",
-    "simulator.simulate:iter_frames",
-    "simulator.simulate:simulate",
-    "simulator.simulate:engine_call",
+    "play.simulate:run_records",
+    "play.simulate:iter_frames",
+    "play.simulate:simulate",
+    "play.simulate:engine_call",
     # one logged game: replay, draw (without --log)
-    "simulator.replay:play_logged",
-    "simulator.replay:game_log",
+    "play.record:play_logged",
+    "play.record:game_log",
     # loading or compiling the engine (tune, sweep/study via play, tournament's own copy)
-    "simulator.cli.progress:load_engine",
-    "simulator.cli.progress:compile_apart",
-    "simulator.cli.tournament:load_engine",
+    "survive_sim.cli.progress:load_engine",
+    "survive_sim.cli.progress:compile_apart",
+    "survive_sim.cli.tournament:load_engine",
     # tournament and tune, after their options are checked
     "experiments.tournament:play",
     "experiments.tune:tune",
@@ -322,15 +322,15 @@ def _fake_run(folder: Path, spec_text: str) -> None:
 
     import numpy as np
 
-    import simulator.engine as E
-    import simulator.simulate as S
+    import play.engine as E
+    import play.simulate as S
     from experiments import spec as specs
     from experiments.sweep import run_sweep
 
     rng = np.random.default_rng(0)
 
     def records(settings, seed, first, count):
-        from simulator.simulate import SEAT_COLUMNS
+        from play.simulate import SEAT_COLUMNS
         rows = np.zeros((count, E.REC_W), np.int32)
         game = dict(zip(E.REC_GAME, range(len(E.REC_GAME))))
         rows[:, game["players"]] = settings.players

@@ -26,12 +26,12 @@ from __future__ import annotations
 import numpy as np
 
 from simulator import board as BD
-from simulator import engine as E
+from play import engine as E
 from simulator import rules as R
 from simulator import state as ST
 from simulator.rng import seed_streams
-from simulator.settings import Settings
-from simulator.simulate import records_frame, settings_vector
+from play.settings import Settings
+from play.simulate import records_frame, settings_vector
 from strategies.registry import builtins
 from strategies.dispatch import MEM_W, seat_functions, strategy_code
 from strategies.scripted import K_KIND, WILD

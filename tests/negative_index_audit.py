@@ -13,6 +13,8 @@ import sys
 
 import numpy as np
 
+from simulator.sources import PACKAGES
+
 
 class NoNegative(np.ndarray):
     """An array (and every view of it) that raises on a negative index or slice bound."""
@@ -40,14 +42,14 @@ def _refusing(make):
 
 def main(games: int) -> None:
     np.empty, np.zeros = _refusing(np.empty), _refusing(np.zeros)    # the engine's scratch
-    import simulator.simulate  # noqa: F401  (imports every compiled module)
+    import play.simulate  # noqa: F401  (imports every compiled module)
     for name, module in list(sys.modules.items()):                   # the board's tables ...
-        if name.split(".")[0] in ("simulator", "strategies"):
+        if name.split(".")[0] in PACKAGES:
             for attr, value in list(vars(module).items()):
                 if type(value) is np.ndarray:
                     setattr(module, attr, value.view(NoNegative))
-    from simulator.settings import Settings
-    from simulator.simulate import run_records
+    from play.settings import Settings
+    from play.simulate import run_records
     for players, strategies, challenges, extra in (
             (2, "greedy,random,greedy,random", (), ""),
             (3, "random,careful,racer", (1, 3), "d"),

@@ -13,8 +13,8 @@ from experiments import judges, spec, sweep
 from experiments.inference import ALPHA, interval, mean_of
 from experiments.games import prepare
 from experiments.units import from_frame
-from simulator.settings import Settings
-from simulator.simulate import simulate
+from play.settings import Settings
+from play.simulate import simulate
 
 
 def _labelled(df: pd.DataFrame, label: str) -> pd.DataFrame:

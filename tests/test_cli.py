@@ -2,7 +2,7 @@
 every kind of bad input (exit code 2, one line on stderr, no traceback, no file left behind).
 
 Most tests call the click command in-process (CliRunner), so the engine compiled by the
-session fixture is reused; a few run ``python -m simulator.cli`` as a real process to see the
+session fixture is reused; a few run ``python -m survive_sim.cli`` as a real process to see the
 real exit code and stderr. Game counts are small: compiling is the slow part, not playing.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 from cli_harness import CONTRACT, ROOT, assert_usage_error, invoke, listing, run_process, runner
 
-from simulator.cli import main
+from survive_sim.cli import main
 
 
 # ---------------------------------------------------------------------------- simulate
@@ -183,7 +183,7 @@ def test_failed_write_leaves_nothing_behind(tmp_path, monkeypatch, fmt):
             return original(self, *a, **k)
         return write
     if fmt == "parquet":
-        monkeypatch.setattr("simulator.cli.files.ROW_GROUP", 1)
+        monkeypatch.setattr("survive_sim.cli.files.ROW_GROUP", 1)
         monkeypatch.setattr(pq.ParquetWriter, "write_table", boom(pq.ParquetWriter.write_table))
     else:
         monkeypatch.setattr(pd.DataFrame, "to_csv", boom(pd.DataFrame.to_csv))
@@ -375,9 +375,9 @@ def test_referee_reports_a_corrupted_log(replayed, tmp_path, corrupt):
 # ---------------------------------------------------------------------------- help, bench
 def test_help_is_light():
     """The CLI package imports neither numpy, pandas nor the compiled engine at import time."""
-    code = ("import sys, simulator.cli; "
-            "print(sorted(m for m in ('numpy', 'numba', 'pandas', 'pyarrow', 'simulator.engine', "
-            "'simulator.simulate', 'simulator.settings', 'experiments.summary', 'tqdm', "
+    code = ("import sys, survive_sim.cli; "
+            "print(sorted(m for m in ('numpy', 'numba', 'pandas', 'pyarrow', 'play.engine', "
+            "'play.simulate', 'play.settings', 'experiments.summary', 'tqdm', "
             "'statsmodels') if m in sys.modules))")
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from cli_harness import CONTRACT, ROOT, assert_usage_error, invoke, listing, run_process, runner
 
-from simulator.cli import main
+from survive_sim.cli import main
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +37,8 @@ def test_chunked_table_equals_one_write_and_the_summary_the_whole_table(tmp_path
     the printed summary is format_summary(summary_table(df)) of the whole table. A short turn
     cap makes the chunks differ in which end reasons (categories) they use."""
     from experiments.summary import format_summary, summary_table
-    from simulator.settings import Settings
-    from simulator.simulate import simulate
+    from play.settings import Settings
+    from play.simulate import simulate
     settings = Settings(players=5, strategies=("greedy", "random", "random", "greedy", "random"),
                         max_turns=33)
     whole = simulate(settings, 61, 3, first=4)
@@ -68,11 +68,11 @@ def test_simulate_never_holds_the_whole_table(monkeypatch):
     """The command plays through iter_frames: simulate(), which builds the whole frame, and
     summary_table on the whole run are never called."""
     import experiments.summary
-    import simulator.simulate
+    import play.simulate
 
     def whole(*a, **k):
         raise AssertionError("the whole table was built")
-    monkeypatch.setattr(simulator.simulate, "simulate", whole)
+    monkeypatch.setattr(play.simulate, "simulate", whole)
     monkeypatch.setattr(experiments.summary, "summary_table", whole)
     r = invoke("simulate", "--players", 3, "--games", 9, "--chunk", 4, "--no-progress")
     assert r.exit_code == 0, r.output
@@ -94,7 +94,7 @@ def test_a_signal_while_writing_removes_the_temporary_file(tmp_path, sig, code):
     import signal
     import time
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    p = subprocess.Popen([sys.executable, "-m", "simulator.cli", "simulate", "--games",
+    p = subprocess.Popen([sys.executable, "-m", "survive_sim.cli", "simulate", "--games",
                           "10000000", "--chunk", "1000", "--threads", "1", "--out",
                           str(tmp_path / "big.parquet")],
                          cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

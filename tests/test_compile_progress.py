@@ -4,7 +4,7 @@ the first line, and nothing at all when quiet. Fed fake events and a fake clock:
 import io
 from types import SimpleNamespace
 
-from simulator.cli.progress import COMPILE_TIME, CompileProgress, _compiled_what
+from survive_sim.cli.progress import COMPILE_TIME, CompileProgress, _compiled_what
 
 
 class Clock:
@@ -73,7 +73,7 @@ def test_the_outermost_compile_names_what_is_built():
 
 def test_only_uncached_builtins_outside_the_switch_are_compiled_apart(tmp_path, monkeypatch):
     import simulator
-    from simulator.cli import progress
+    from survive_sim.cli import progress
     monkeypatch.setattr(simulator, "CACHE_DIR", str(tmp_path))
     names = progress._uncached_builtins(["random", "greedy:risk=2", "careful", "greedy",
                                          "no-such-strategy"])

@@ -4,8 +4,8 @@ import numba
 import pandas as pd
 import pytest
 
-from simulator.settings import Settings
-from simulator.simulate import simulate
+from play.settings import Settings
+from play.simulate import simulate
 
 SETTINGS = Settings(players=4, strategies=("greedy", "random", "greedy", "random"))
 SIX = Settings(players=6, strategies=("random", "greedy", "random", "greedy", "random", "greedy"),
@@ -39,7 +39,7 @@ def test_same_table_for_any_chunking_and_split(settings):
 def test_common_random_numbers_across_strategies():
     """The tile layout comes from its own stream: changing a seat's strategy keeps the layout
     of every game (common random numbers for comparisons)."""
-    from simulator.replay import game_log
+    from play.record import game_log
     a = game_log(Settings(players=3, strategies=("greedy",)), 4, 7)
     b = game_log(Settings(players=3, strategies=("random",)), 4, 7)
     assert a["tiles"] == b["tiles"]

@@ -14,9 +14,9 @@ import pytest
 from cli_harness import ROOT, assert_usage_error, invoke, listing, runner
 from PIL import Image
 
-from simulator.cli import main
-from simulator.replay import game_log
-from simulator.settings import Settings
+from survive_sim.cli import main
+from play.record import game_log
+from play.settings import Settings
 
 GAME = ["--seed", 1, "--game", 42, "--players", 4, "--strategies", "greedy"]
 
@@ -72,11 +72,11 @@ def test_draw_from_a_saved_log(tmp_path, saved):
 def test_the_log_path_never_loads_the_engine(tmp_path, saved):
     path, _ = saved
     out = tmp_path / "b.png"
-    code = ("import sys\nfrom simulator.cli import main\n"
+    code = ("import sys\nfrom survive_sim.cli import main\n"
             f"main(['draw', '--log', {str(path)!r}, '--event', '5', '--out', {str(out)!r}], "
             "standalone_mode=False)\n"
-            "print(sorted(m for m in ('numba', 'numpy', 'pandas', 'simulator.engine', "
-            "'simulator.settings', 'strategies') if m in sys.modules))")
+            "print(sorted(m for m in ('numba', 'numpy', 'pandas', 'play.engine', "
+            "'play.settings', 'strategies') if m in sys.modules))")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                        env=env, check=True)

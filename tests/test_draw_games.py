@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from replays.draw import raster, scene, svg
-from simulator.replay import game_log
-from simulator.settings import Settings
+from play.record import game_log
+from play.settings import Settings
 
 GAMES = {
     "2p-c1": (Settings(players=2, strategies=("greedy", "random"), challenges=(1,)), 3, 1),

@@ -34,7 +34,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
 import fuzz_harness as fh
-from simulator.cli import main
+from survive_sim.cli import main
 
 EXAMPLES = int(os.environ.get("SURVIVE_SIM_FUZZ_EXAMPLES", "50"))
 LOG = os.environ.get("SURVIVE_SIM_FUZZ_LOG")
@@ -112,9 +112,9 @@ def resolved(env, name: str) -> list[dict]:
 
 # ------------------------------------------------------------------------------ the set-up
 def test_every_command_is_enumerated():
-    assert COMMANDS, "simulator.cli.main has no commands"
+    assert COMMANDS, "survive_sim.cli.main has no commands"
     missing = set(fh.KNOWN_COMMANDS) - set(COMMANDS)
-    assert not missing, f"commands gone from simulator.cli.main: {sorted(missing)}"
+    assert not missing, f"commands gone from survive_sim.cli.main: {sorted(missing)}"
     for name in COMMANDS:                            # every base names real parameters
         known = {p.name for p in main.commands[name].params}
         for base in BASES.get(name, []):

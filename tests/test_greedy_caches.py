@@ -4,10 +4,10 @@ every moment of real games (the tables are only as right as these shortcuts)."""
 import numpy as np
 import pytest
 
-import simulator.engine as E
+import play.engine as E
 from simulator.rules import boat_moves, explorer_moves, move_rows, options_move_pieces
-from simulator.settings import Settings
-from simulator.simulate import engine_args
+from play.settings import Settings
+from play.simulate import engine_args
 from simulator.state import (
     BOAT_N,
     EX_AT,

@@ -1,6 +1,6 @@
 """Issue 25, numbers: hostile and impossible values for simulate, summary, bench and Settings.
 
-Every refusal is checked as a user meets it: a real ``python -m simulator.cli`` process, exit
+Every refusal is checked as a user meets it: a real ``python -m survive_sim.cli`` process, exit
 code 2, one line on stderr naming the problem (and the accepted values), no traceback, no file
 left behind. The pure-Python rules (``Settings``, ``experiments.summary.check_values``, the
 interval of a mean, the chunk cap) are checked in-process.
@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from simulator.cli import main
+from survive_sim.cli import main
 from tests.cli_harness import ROOT, assert_usage_error, invoke, listing, run_process, runner
 
 INT32_MAX = 2**31 - 1
@@ -200,8 +200,8 @@ def test_a_mean_is_inside_its_own_interval(values, lo, width):
 
 # ---------------------------------------------------------------------------- memory
 def test_effective_chunk_caps_what_is_held():
-    from simulator.cli.simulate import GAME_BYTES, MAX_CHUNK, effective_chunk
-    from simulator.engine import REC_W
+    from survive_sim.cli.simulate import GAME_BYTES, MAX_CHUNK, effective_chunk
+    from play.engine import REC_W
     assert REC_W * 4 < GAME_BYTES                           # the raw records alone fit in it
     assert effective_chunk(10**8, 10**8, available=64 * 10**9) == MAX_CHUNK
     assert effective_chunk(10**8, 10**8, available=10**8) == 10**8 // 2 // GAME_BYTES
@@ -226,7 +226,7 @@ def test_a_huge_chunk_plays_in_flat_memory_and_leaves_nothing(tmp_path):
     temporary file."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     p = subprocess.Popen(
-        [sys.executable, "-m", "simulator.cli", "simulate", "--games", str(10**8), "--chunk",
+        [sys.executable, "-m", "survive_sim.cli", "simulate", "--games", str(10**8), "--chunk",
          str(10**8), "--out", "big.parquet", "--no-progress"],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -252,7 +252,7 @@ def test_running_out_of_memory_anyway_is_one_line_and_leaves_nothing(tables, tmp
     """Other processes may take the memory after the checks: one line, no table, no .tmp."""
     from unittest import mock
 
-    import simulator.simulate as engine
+    import play.simulate as engine
 
     def no_memory(*args, **kwargs):
         raise MemoryError("Unable to allocate 33.4 GiB")
@@ -286,7 +286,7 @@ def test_simulate_max_turns_is_an_int32(tmp_path, value):
 @pytest.mark.parametrize("value", [2**31, 2**63, 0, -1, 1.5, 400.0, "400", True, None,
                                    math.nan, math.inf])
 def test_settings_refuse_a_turn_cap_outside_int32(value):
-    from simulator.settings import Settings, SettingsError
+    from play.settings import Settings, SettingsError
     with pytest.raises(SettingsError, match=r"max_turns .* 1 to 2147483647") as e:
         Settings(players=4, max_turns=value)
     assert e.value.param == "--max-turns" and "\n" not in str(e.value)
@@ -295,7 +295,7 @@ def test_settings_refuse_a_turn_cap_outside_int32(value):
 
 
 def test_settings_take_int32_turn_caps_of_any_integer_type():
-    from simulator.settings import Settings
+    from play.settings import Settings
     assert Settings(players=4, max_turns=INT32_MAX).max_turns == INT32_MAX
     s = Settings(players=np.int64(3), max_turns=np.int32(50), boats=(np.int8(1),) * 3)
     assert (s.max_turns, s.players, s.boats) == (50, 3, (1, 1, 1))
@@ -308,7 +308,7 @@ def test_settings_take_int32_turn_caps_of_any_integer_type():
     ({"squid": "no"}, "--squid"), ({"strategies": (3,)}, "--strategies"),
     ({"tiebreak": 3}, "--tiebreak")])
 def test_settings_refuse_other_fields_of_the_wrong_type(kwargs, param):
-    from simulator.settings import Settings, SettingsError
+    from play.settings import Settings, SettingsError
     with pytest.raises(SettingsError) as e:
         Settings(**{"players": 4, **kwargs})
     assert e.value.param == param
@@ -316,7 +316,7 @@ def test_settings_refuse_other_fields_of_the_wrong_type(kwargs, param):
 
 def test_setting_strings_refuse_non_ascii_digits():
     """int() reads '٢' as 2 and isdigit() holds for '²', which int() refuses (a traceback)."""
-    from simulator.settings import SettingsError, parse_boats, parse_challenges
+    from play.settings import SettingsError, parse_boats, parse_challenges
     for text in ("²", "٢", "1,²"):
         with pytest.raises(SettingsError, match="challenge"):
             parse_challenges(text)

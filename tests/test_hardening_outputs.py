@@ -1,5 +1,5 @@
 """Issue 25's output-file cases and bad log files, as a user meets them: real processes
-(``python -m simulator.cli``), one usage line on stderr and exit 2 for bad input, and the
+(``python -m survive_sim.cli``), one usage line on stderr and exit 2 for bad input, and the
 user's files left exactly as they were, with no temporary file behind.
 
 The ownership rule (``experiments.outputs``): an existing output is replaced only when
@@ -232,7 +232,7 @@ def test_replay_refuses_two_outputs_that_are_hard_links(tmp_path):
 def test_distinct_paths_helper(tmp_path):
     import click
 
-    from simulator.cli.files import distinct_paths
+    from survive_sim.cli.files import distinct_paths
     (tmp_path / "in.json").write_text("{}")
     distinct_paths(inputs={"LOG": tmp_path / "in.json", "--plugin": []},
                    outputs={"--html": tmp_path / "out.html", "--gif": None})

@@ -133,7 +133,7 @@ def test_a_plugin_that_never_returns_can_be_stopped(bots, tmp_path, command, sig
     test with it ignored, which the command respects.)"""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     p = subprocess.Popen(
-        [sys.executable, "-m", "simulator.cli", *command, "--players", "2",
+        [sys.executable, "-m", "survive_sim.cli", *command, "--players", "2",
          "--plugin", str(bots["loops"]), "--strategies", "random,loops", "--no-progress"],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))

@@ -1,6 +1,6 @@
 """Issue 25, run folders and sweeps: every bad input or damaged folder is one line on stderr,
 exit code 2, no traceback, and nothing the user wrote is touched or left half-written. Each case
-runs as a user would, in a real ``python -m simulator.cli`` process; the games are tiny and the
+runs as a user would, in a real ``python -m survive_sim.cli`` process; the games are tiny and the
 run they start from is made once for the module."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 25, tournament and tune, as a user meets them: real ``python -m simulator.cli``
+"""Issue 25, tournament and tune, as a user meets them: real ``python -m survive_sim.cli``
 processes, their exit codes, their first stderr line and the files they leave.
 
 * both resume after kill -9 with results equal to an uninterrupted run, refuse to mix in a run
@@ -39,10 +39,10 @@ TOUR_FILES = ["README.md", "games.parquet", "head_to_head.csv", "standings.csv",
 
 
 def start(*args, cwd):
-    """``python -m simulator.cli ARGS`` in the background (``cli_harness.run_process``'s
+    """``python -m survive_sim.cli ARGS`` in the background (``cli_harness.run_process``'s
     environment)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.Popen([sys.executable, "-m", "simulator.cli", *map(str, args)], cwd=cwd,
+    return subprocess.Popen([sys.executable, "-m", "survive_sim.cli", *map(str, args)], cwd=cwd,
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -143,7 +143,7 @@ def test_tune_state_replays_cma_exactly_and_resumes_inside_the_hold_out(tmp_path
     hold-out sums, and equals an uninterrupted run; the result does not depend on the chunk
     size (exact sums); no engine call plays more than a chunk (memory flat in --holdout)."""
     import experiments.tune as T
-    import simulator.simulate as S
+    import play.simulate as S
     from strategies.plugins import load_plugin
     load_plugin(PLUGIN)
     t = T.Tuning(strategy="homing:wander=0.9", against=("random",), players=3,

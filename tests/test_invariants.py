@@ -14,10 +14,10 @@ X7.5), also in the example games where several whales or squid meet.
 import numpy as np
 import pytest
 
-from simulator import engine as E
+from play import engine as E
 from simulator.board import DENSE_CAP, N_HEX
-from simulator.settings import Settings
-from simulator.simulate import engine_args
+from play.settings import Settings
+from play.simulate import engine_args
 from simulator.state import (
     B_VOLCANO,
     CH_ATLANTIS_GONE,

@@ -191,8 +191,8 @@ def test_it_is_registered_as_the_ladders_top_rung_with_tunable_parameters():
 def test_expert_is_lookahead_with_the_tuned_weights_on_top_of_the_ladder():
     """``expert`` is a preset: lookahead's code with CMA-ES's weights as its defaults (its
     games are lookahead's with those weights, move for move), still tunable by name."""
-    from simulator.settings import Settings
-    from simulator.simulate import simulate
+    from play.settings import Settings
+    from play.simulate import simulate
     from strategies import expert
     from strategies.registry import canonical
     s = builtins()["expert"]

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from cli_harness import ROOT, assert_usage_error, invoke, run_process
-from simulator.settings import Settings
-from simulator.simulate import PluginChoiceError, run_records
+from play.settings import Settings
+from play.simulate import PluginChoiceError, run_records
 from strategies.plugins import load_plugin
 from strategies.registry import StrategyError, all_strategies
 
@@ -47,7 +47,7 @@ def test_the_example_loads_from_outside_the_package_and_plays(outside):
     np.testing.assert_array_equal(rows, again)
     # homing reaches safety more often than random in the same seats of the same games
     df = pd.DataFrame(rows)
-    from simulator import engine as E
+    from play import engine as E
     rescued = [df[E.R_SEAT0 + s * len(E.REC_SEAT) + 1].mean() for s in range(4)]
     assert rescued[0] > rescued[1]
 

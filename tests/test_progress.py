@@ -18,7 +18,7 @@ import pytest
 from cli_harness import ROOT, invoke
 
 from experiments.watch import Silent, watching
-from simulator.cli.progress import ENV, Progress, duration, interval
+from survive_sim.cli.progress import ENV, Progress, duration, interval
 
 
 class Clock:
@@ -274,7 +274,7 @@ def test_a_tournament_logs_its_phases_to_a_file(tmp_path):
     with open(log, "w") as err:
         args = ["tournament", "--strategies", "random,greedy", "--players", 3, "--games", 600,
                 "--batch", 200, "--no-stop", "--out", tmp_path / "t"]
-        p = subprocess.run([sys.executable, "-m", "simulator.cli", *map(str, args)], cwd=ROOT,
+        p = subprocess.run([sys.executable, "-m", "survive_sim.cli", *map(str, args)], cwd=ROOT,
                            env=env, stdout=subprocess.PIPE, stderr=err, text=True,
                            timeout=600, check=False)
     assert p.returncode == 0

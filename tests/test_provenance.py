@@ -23,7 +23,7 @@ import pytest
 from experiments import provenance, runs
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("simulator", "strategies", "experiments", "replays", "reports")
+PACKAGES = ("simulator", "strategies", "play", "replays", "experiments", "reports", "survive_sim")
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", provenance.RECORD)
 
 

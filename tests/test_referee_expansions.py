@@ -13,8 +13,8 @@ import copy
 from functools import lru_cache
 
 from replays import referee
-from simulator.replay import game_log
-from simulator.settings import Settings
+from play.record import game_log
+from play.settings import Settings
 
 SEED = 11
 GAMES = 40                     # how many games a search looks through (it stops at the first hit)

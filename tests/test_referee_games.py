@@ -5,8 +5,8 @@ import copy
 import pytest
 
 from replays import referee
-from simulator.replay import game_log
-from simulator.settings import Settings
+from play.record import game_log
+from play.settings import Settings
 
 GAMES = 200
 MIXES = [("greedy",), ("random",), ("greedy", "random"), ("random", "greedy")]

@@ -14,8 +14,8 @@ from functools import lru_cache
 from replays import referee
 from replays.text import format_log
 from simulator import board as BD
-from simulator.replay import game_log
-from simulator.settings import Settings
+from play.record import game_log
+from play.settings import Settings
 
 SIX = ("greedy",) + ("random",) * 5
 

@@ -4,7 +4,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.settings import Settings, SettingsError, parse_strategies
+from play.settings import Settings, SettingsError, parse_strategies
 from simulator.sources import compiled_files
 from strategies import dispatch
 from strategies.api import PAR_W, SCRATCH_W, Param
@@ -132,7 +132,7 @@ def test_the_real_key_covers_every_strategy_and_the_engine():
     names = {f.relative_to(root).as_posix() for f in compiled_files(root)}
     for s in builtins().values():
         assert s.source.relative_to(root).as_posix() in names
-    assert {"simulator/engine.py", "simulator/rules.py", "simulator/state.py",
+    assert {"play/engine.py", "simulator/rules.py", "simulator/state.py",
             "simulator/board.py", "strategies/dispatch.py"} <= names
-    assert "simulator/simulate.py" not in names and "reports/report.py" not in names
+    assert "play/simulate.py" not in names and "reports/report.py" not in names
     assert np.all(np.isfinite(param_row("random")))

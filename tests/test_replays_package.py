@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-ENGINE_MODULES = ("numba", "numpy", "simulator", "simulator.engine", "simulator.rules",
-                  "simulator.simulate", "strategies")
+ENGINE_MODULES = ("numba", "numpy", "simulator", "play.engine", "simulator.rules",
+                  "play.simulate", "strategies")
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
@@ -37,7 +37,7 @@ def test_the_referee_checks_a_log_without_the_engine(tmp_path):
     path.write_text(json.dumps({"format": "survive-sim-log/1"}))
     code = ("import sys\nfrom replays.referee import check_file\n"
             f"print(check_file({str(path)!r}).rule, 'numba' in sys.modules, "
-            "'simulator.engine' in sys.modules)")
+            "'play.engine' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          env=ENV, check=True)
     assert out.stdout.split() == ["format", "False", "False"]

@@ -176,8 +176,8 @@ def test_the_report_shows_a_sample_game_of_every_setting(built):
     import json
 
     from replays.draw.scene import event_text
-    from simulator.replay import game_log
-    from simulator.settings import Settings
+    from play.record import game_log
+    from play.settings import Settings
 
     root, _ = built
     report = root / "report"

@@ -8,7 +8,7 @@ from harness import SAFE_ISLE_OF, STOP, H, Table, i32, mv
 from simulator import board as BD
 from simulator import rules as R
 from simulator import state as ST
-from simulator.settings import Settings, SettingsError
+from play.settings import Settings, SettingsError
 
 OUTER = [int(h) for h in BD.ISLAND_HEXES if BD.DENSE_CAP[h] == 1]
 INNER = [int(h) for h in BD.ISLAND_HEXES if BD.DENSE_CAP[h] == 2]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from harness import BD, H, Table, i32, mv
-from simulator import engine as E
+from play import engine as E
 from simulator import rules as R
 from simulator import state as ST
 from test_rules_base import sea_reach

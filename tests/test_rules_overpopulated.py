@@ -8,7 +8,7 @@ from harness import STOP, EngineError, Table, i32, mv, rc
 from simulator import board as BD
 from simulator import rules as R
 from simulator import state as ST
-from simulator.settings import Settings, SettingsError
+from play.settings import Settings, SettingsError
 
 
 def test_x6_1_everyone_keeps_ten_explorers_and_gets_two_boats():

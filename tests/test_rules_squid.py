@@ -7,7 +7,7 @@ import pytest
 from harness import BD, H, Table, i32, nbrs, rc, tile
 from simulator import rules as R
 from simulator import state as ST
-from simulator.settings import Settings, SettingsError
+from play.settings import Settings, SettingsError
 from test_rules_base import sea_reach
 
 

@@ -10,7 +10,7 @@ from simulator import board as BD
 from simulator import rules as R
 from simulator import state as ST
 from simulator.scoring import STEPS, decide
-from simulator.settings import Settings, SettingsError
+from play.settings import Settings, SettingsError
 
 
 def _values_in_play(t: Table, seat: int) -> list[int]:

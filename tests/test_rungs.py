@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from experiments.games import winners
-from simulator.settings import Settings
-from simulator.simulate import simulate
+from play.settings import Settings
+from play.simulate import simulate
 from strategies.api import SCRATCH_W
 from strategies.registry import builtins, canonical, param_row
 

@@ -1,4 +1,4 @@
-"""simulator.settings: the command line's strings parsed and checked in one place, 2 players
+"""play.settings: the command line's strings parsed and checked in one place, 2 players
 named as players, and the plain-dict round trip (``to_dict`` / ``from_dict``) a sweep's manifest
 relies on. No engine: these run in a fraction of a second."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from simulator.settings import (CHALLENGES, Settings, SettingsError, parse_boats,
+from play.settings import (CHALLENGES, Settings, SettingsError, parse_boats,
                                 parse_challenges, parse_player_counts, parse_strategies)
 
 

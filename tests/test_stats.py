@@ -18,8 +18,8 @@ from experiments import moments as M
 from experiments import stats as ST
 from experiments.games import decided_by, player_scores, winners
 from experiments.stats_text import format_stats
-from simulator.settings import Settings
-from simulator.simulate import simulate
+from play.settings import Settings
+from play.simulate import simulate
 
 GAMES = 300
 FLAT5 = (2, 2, 2, 2, 2)

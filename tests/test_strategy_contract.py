@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 from simulator import rules as R
-from simulator.replay import play_logged
-from simulator.settings import Settings
-from simulator.simulate import numba_threads, run_records
+from play.record import play_logged
+from play.settings import Settings
+from play.simulate import numba_threads, run_records
 from simulator.state import (
     D_MOVE,
     D_MOVE_PIECE,

@@ -15,8 +15,8 @@ import pytest
 from run_table import load_run
 
 from experiments import runs, spec, sweep
-from simulator.settings import Settings
-from simulator.simulate import simulate
+from play.settings import Settings
+from play.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 GRID = {"players": [4, 5], "boats": ["rules", "flat"], "tiebreak": ["chain", "shared"],
@@ -181,7 +181,7 @@ def test_settings_share_seeds_game_by_game(reference):
     """Common random numbers: game i of every setting is seeded from (seed, i) alone, so the
     rules' and the flat allocation at 5 players lay the same tiles in game i (the replay log's
     layout), and the table's game indices pair them."""
-    from simulator.replay import game_log
+    from play.record import game_log
     _, df, _ = reference
     pts = {p.label: p for p in small().points}
     a, b = pts["p5-boats_rules-base-tb_chain-random"], pts["p5-boats_flat-base-tb_chain-random"]

@@ -25,7 +25,7 @@ QUICK = ["--players", "4,5", "--strategies", "random", "--tiebreak", "chain,shar
 
 def start(*args) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.Popen([sys.executable, "-m", "simulator.cli", *map(str, args)], cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-m", "survive_sim.cli", *map(str, args)], cwd=ROOT,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -245,7 +245,7 @@ def test_bench_times_a_sweep_against_the_raw_engine_and_dask(tmp_path):
 def test_a_compile_runs_in_a_child_process_that_fills_the_cache():
     """load_engine compiles apart (the compiler's memory leaves with the child); here the cache
     is warm, so the child only loads it, and says nothing."""
-    from simulator.cli.progress import compile_apart, engine_cached
+    from survive_sim.cli.progress import compile_apart, engine_cached
     lines = []
     assert compile_apart(["careful"], lines.append)
     assert engine_cached() and lines == []

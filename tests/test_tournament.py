@@ -15,7 +15,7 @@ from cli_harness import assert_usage_error, invoke, listing, run_process
 from experiments.tournament import Tournament, lineups, split_names
 from experiments.tournament_stats import sprt, standing_ranks
 from simulator.scoring import decide
-from simulator.settings import Settings
+from play.settings import Settings
 
 FILES = ["README.md", "games.parquet", "head_to_head.csv", "standings.csv", "tournament.json"]
 STANDINGS = ["strategy", "games", "win_share", "low", "high", "mean_score", "score_low",
@@ -249,8 +249,8 @@ def test_head_to_head_and_win_share_recount_from_games(stopped):
 def test_each_game_index_is_the_same_engine_game_in_every_lineup(stopped):
     """CRN: index g is engine game g of the seed in every line-up: its row is that game's
     record, and the line-ups of one index share the tile layout (another index does not)."""
-    from simulator.replay import game_log
-    from simulator.simulate import records_frame, run_records
+    from play.record import game_log
+    from play.simulate import records_frame, run_records
     out, _ = stopped
     games = pd.read_parquet(out / "games.parquet")
     counts = games.groupby("game")["lineup"].apply(lambda s: sorted(s))

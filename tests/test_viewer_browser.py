@@ -38,8 +38,8 @@ def _missing() -> str | None:
 
 @pytest.fixture(scope="module")
 def log():
-    from simulator.replay import game_log
-    from simulator.settings import Settings
+    from play.record import game_log
+    from play.settings import Settings
     return game_log(Settings(players=4, strategies=("greedy",)), 7, 3)
 
 

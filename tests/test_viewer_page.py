@@ -16,7 +16,7 @@ from replays.draw.scene import event_text, rule_of, scene
 from replays.draw.svg import layers
 from replays.viewer.page import SIZE_LIMIT, build_page, delta_frames, expand, squeeze
 from replays.viewer.rules import all_rules, parse_rules
-from simulator.cli import main
+from survive_sim.cli import main
 
 SETTINGS = {"four": dict(players=4, strategies=("greedy",)),
             "six-all": dict(players=6, strategies=("greedy",), challenges=(1, 2, 5, 6),
@@ -25,8 +25,8 @@ SETTINGS = {"four": dict(players=4, strategies=("greedy",)),
 
 @pytest.fixture(scope="module")
 def logs():
-    from simulator.replay import game_log
-    from simulator.settings import Settings
+    from play.record import game_log
+    from play.settings import Settings
     return {name: game_log(Settings(**kw), 1, 7) for name, kw in SETTINGS.items()}
 
 

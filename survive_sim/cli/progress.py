@@ -370,7 +370,7 @@ def load_engine(progress: Progress, settings, threads: int | None = None,
     ``strategies`` (specs) too: compiling holds 1-1.5 GB that numba never gives back, which a
     long command (a study's report and its worker processes) should not carry. Compile lines
     (``CompileProgress``) go through the progress, so they do not break its bar."""
-    from simulator.simulate import numba_threads, run_records
+    from play.simulate import numba_threads, run_records
     compile_progress().sink = progress.note
     names = _uncached_builtins(list(strategies) + list(settings.strategies))
     cached = engine_cached()
@@ -409,9 +409,9 @@ def _uncached_builtins(specs) -> list[str]:
 _CHILD = """
 import sys
 sys.path.insert(0, sys.argv.pop(1))     # this process's simulator, not one in the working folder
-from simulator.cli.progress import compile_progress
-from simulator.settings import Settings
-from simulator.simulate import run_records
+from survive_sim.cli.progress import compile_progress
+from play.settings import Settings
+from play.simulate import run_records
 compile_progress()
 run_records(Settings(players=4), 0, 0, 1)
 for name in sys.argv[1:]:

@@ -1,6 +1,6 @@
 """``survive-sim simulate``: play a run, print its summary, optionally save the per-game table.
 
-The games are played, written and summarised one chunk at a time (``simulator.simulate.
+The games are played, written and summarised one chunk at a time (``play.simulate.
 iter_frames``, ``files.table_writer``, ``experiments.summary.Totals``), so memory stays flat
 whatever ``--games`` is: the whole table is never held, with or without ``--out``. A chunk
 costs about ``GAME_BYTES`` per game while it is in memory, so the chunk played at a time is
@@ -111,7 +111,7 @@ def simulate(players, games, seed, strategies, plugins, out, first, threads, chu
 
     from experiments.summary import Totals, format_summary
     from experiments.tables import run_header
-    from simulator.simulate import iter_frames, numba_threads, run_records
+    from play.simulate import iter_frames, numba_threads, run_records
 
     compile_note("run_games", no_progress)
     totals = Totals()

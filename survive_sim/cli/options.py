@@ -1,8 +1,8 @@
 """The options several commands share, and the turning of bad input into one-line usage errors.
 
-What values are accepted is decided by ``simulator.settings`` alone (``Settings.from_options``
+What values are accepted is decided by ``play.settings`` alone (``Settings.from_options``
 parses the strings); here ``SettingsError`` becomes click's usage error (exit code 2). Only
-light modules are imported at start-up: ``simulator.settings`` pulls numpy, so it is imported
+light modules are imported at start-up: ``play.settings`` pulls numpy, so it is imported
 when a command runs.
 """
 from __future__ import annotations
@@ -53,7 +53,7 @@ def bad(message: str, param: str | None = None) -> NoReturn:
 
 def checked(fn, *args, **kwargs):
     """``fn(*args, **kwargs)`` with ``SettingsError`` turned into a usage error."""
-    from simulator.settings import SettingsError
+    from play.settings import SettingsError
     try:
         return fn(*args, **kwargs)
     except SettingsError as e:
@@ -76,7 +76,7 @@ def load_plugins_option(paths) -> None:
 def settings_from(players: int, strategies: str = "random", plugins=(), **rules):
     """Validated ``Settings`` from the command line's values (``rule_options``' names), after
     loading the ``--plugin`` files whose strategies the names may use."""
-    from simulator.settings import Settings
+    from play.settings import Settings
     load_plugins_option(plugins)
     return checked(Settings.from_options, players, strategies, **rules)
 

@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 
 from . import engine as E
-from .errors import PluginError
-from .scoring import STEPS, TIEBREAKS, decide
+from simulator.errors import PluginError
+from simulator.scoring import STEPS, TIEBREAKS, decide
 from .settings import Settings
-from .state import BACK_NAMES, END_NAMES, MAX_SEATS
+from simulator.state import BACK_NAMES, END_NAMES, MAX_SEATS
 
 SEAT_COLUMNS = E.REC_SEAT
 BACK_COLUMNS = tuple(f"back_{b}" for b in BACK_NAMES)

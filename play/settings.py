@@ -13,7 +13,7 @@ import numbers
 import re
 from dataclasses import dataclass
 
-from .scoring import TIEBREAKS
+from simulator.scoring import TIEBREAKS
 
 SUPPORTED_PLAYERS = (2, 3, 4, 5, 6)
 CHALLENGES = (1, 2, 3, 4, 5, 6)                          # X2.1-X2.4, X5 (= dolphins), X6

@@ -90,7 +90,7 @@ def bench(games, seconds, repeat, players_list, threads, challenges, dolphins, s
                 "--sweep")
         _bench_sweep(sweep_spec, games, repeat, threads, workers)
         return
-    # a timed run holds its whole table (simulator.simulate.simulate): refuse what cannot fit
+    # a timed run holds its whole table (play.simulate.simulate): refuse what cannot fit
     from .simulate import GAME_BYTES, memory_available, size_text
     memory = memory_available()
     available = memory[0] if memory else None
@@ -99,16 +99,16 @@ def bench(games, seconds, repeat, players_list, threads, challenges, dolphins, s
             f"run holds its whole table, about {GAME_BYTES:,} bytes per game), and "
             f"{size_text(available)} is available ({memory[1]}); the largest --games that "
             f"fits is {available // GAME_BYTES:,}", "--games")
-    from simulator.settings import parse_player_counts
+    from play.settings import parse_player_counts
     counts = checked(parse_player_counts, players_list)
     runs = {(p, s): settings_from(p, s, challenges=challenges, dolphins=dolphins, squid=squid,
                                   squid_only=squid_only)                # bad input: exit 2
             for p in counts for s in ("random", "greedy")}
     import numba
 
-    from simulator.settings import Settings
-    from simulator.simulate import numba_threads, run_records
-    from simulator.simulate import simulate as run
+    from play.settings import Settings
+    from play.simulate import numba_threads, run_records
+    from play.simulate import simulate as run
     many = min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)
     click.echo(machine())
     compile_note("run_games", False)

@@ -6,7 +6,7 @@ from the game's own random streams. ``run_games`` plays a block of games in para
 depends only on (root seed, i, settings), so results never depend on threads or chunking.
 
 With ``log_on`` the game also writes one event row per decision or chance outcome, and a copy of
-the state after it, which ``simulator.replay`` turns into the replay log.
+the state after it, which ``play.record`` turns into the replay log.
 """
 import numpy as np
 from numba import njit, prange
@@ -14,10 +14,10 @@ from numba import njit, prange
 from strategies.dispatch import MEM_W, PAR0, choose
 from strategies.registry import PLUGIN_CODE
 
-from .board import ISLAND_HEXES, N_HEX, SERPENT_STARTS
-from .jit import ENGINE_INLINING, hot, inlining
-from .rng import randint, seed_streams
-from .rules import (
+from simulator.board import ISLAND_HEXES, N_HEX, SERPENT_STARTS
+from simulator.jit import ENGINE_INLINING, hot, inlining
+from simulator.rng import randint, seed_streams
+from simulator.rules import (
     MT_BOAT,
     MT_SWIMMER,
     W_PATH,
@@ -71,7 +71,7 @@ from .rules import (
     take_from_hand,
     whirlpool,
 )
-from .state import (
+from simulator.state import (
     B_BOAT,
     B_DOLPHIN,
     B_MOVE_SERPENT,

@@ -79,7 +79,7 @@ def _exit(code: int):
     """``sys.exit``, or ``os._exit`` after flushing when a compiled call is still running on
     the engine thread (an interrupted plug-in that does not return): the interpreter's own
     exit would wait for it. Everything the command wrote was cleaned up while unwinding."""
-    engine = sys.modules.get("simulator.simulate")
+    engine = sys.modules.get("play.simulate")
     if engine is not None and engine.engine_busy():
         import os
         for stream in (sys.stdout, sys.stderr):

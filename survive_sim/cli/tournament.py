@@ -25,7 +25,7 @@ OPEN01 = FloatRange(0, 1, min_open=True, max_open=True)
 def _tournament(names, players, games, seed, batch, alpha, beta, delta, stop, rules):
     """The validated ``Tournament``; bad input of any kind is a one-line usage error."""
     from experiments.tournament import Tournament, TournamentError
-    from simulator.settings import parse_boats, parse_challenges
+    from play.settings import parse_boats, parse_challenges
     rules = dict(rules)
     rules["boats"] = checked(parse_boats, rules.pop("boats"))
     rules["challenges"] = checked(parse_challenges, rules.pop("challenges"))

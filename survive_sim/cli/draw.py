@@ -40,7 +40,7 @@ def load_log_option(path: str) -> dict:
 
 
 def played_log(settings, seed: int, game: int) -> dict:
-    from simulator.replay import game_log
+    from play.record import game_log
 
     from .progress import compile_note
     compile_note("run_games", False)

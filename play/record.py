@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 
 from . import engine as E
-from .board import HEX_RC, ISLAND_HEXES, ISLE0, N_HEX, TERRAIN_NAMES
+from simulator.board import HEX_RC, ISLAND_HEXES, ISLE0, N_HEX, TERRAIN_NAMES
 from .settings import Settings
 from .simulate import engine_args, engine_call, engine_error, records_frame
-from .state import (
+from simulator.state import (
     BACK_NAMES,
     BOAT_HEX,
     BOAT_N,

@@ -1,0 +1,4 @@
+"""``python -m survive_sim.cli ...``: the same as ``survive-sim ...``."""
+from . import main
+
+main()
