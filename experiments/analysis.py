@@ -27,11 +27,24 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .games import LOSS_CAUSES, SettingData, block_columns, block_of, pool, prepare, probe_of
+from .games import (
+    LOSS_CAUSES,
+    SettingData,
+    block_columns,
+    block_of,
+    pool,
+    prepare,
+    probe_of,
+    setting_groups,
+)
+from .inference import FIXED
 from .rotations import ROTATION_STRIDE, pooled_label, rotated_label
 from .runs import ROW_GROUP, RunError, RunFolder, finished_chunks
-from .stats import comparable_pairs
+from .settings_table import settings_table
+from .stats import ALPHA, PRECISION, comparable_pairs
+from .stats import tidy as tidy_stats
 from .sums import PairSums, SettingSums
+from .sweep import Cluster
 from .units import (
     Catalog,
     Comoments,
@@ -42,6 +55,8 @@ from .units import (
     per_index_pooled,
     pooled_sets,
 )
+from .verdicts import judge
+from .watch import watching
 from .workers import Pool, cores, in_order, share, shared
 
 BLOCK = ROW_GROUP               # games per setting held at once while a chunk is read
@@ -111,7 +126,6 @@ def plan(run, *, games: int | None = None, pool_rotations: bool = True,
     ``meta`` is the settings table of the shown settings (``settings_table``). ``charts``:
     which shown settings need the per-game columns of the charts of game length, losses and
     end reasons (True: all; a function of ``meta`` giving their labels)."""
-    from .settings_table import settings_table
     path = Path(run)
     manifest = RunFolder(path).read_manifest()
     files_list, account = finished_chunks(path, games)
@@ -155,8 +169,6 @@ def plan(run, *, games: int | None = None, pool_rotations: bool = True,
              for a, b, f in comparable_pairs([g.probe for g in groups])]
     catalog, joints, entries = None, [], []
     if claims:
-        from .inference import FIXED
-        from .verdicts import judge
         catalog = Catalog(entries_of([probes[lab] for lab in labels], same))
         catalog.planning = True
         judge(catalog, claims, FIXED)                # a dry run: which moments are wanted
@@ -337,10 +349,9 @@ class Analysis:
 
     def tidy(self, alpha: float | None = None, precision: float | None = None) -> pd.DataFrame:
         """The tidy statistics (``experiments.stats``), computed once per level."""
-        from .stats import ALPHA, PRECISION, tidy
         key = (alpha or ALPHA, precision or PRECISION)
         if key not in self._tidy:
-            self._tidy[key] = tidy(self.settings, self.pairs, *key)
+            self._tidy[key] = tidy_stats(self.settings, self.pairs, *key)
         return self._tidy[key]
 
     def setting(self, label: str) -> SettingSums:
@@ -367,7 +378,6 @@ def analyse(run, *, games: int | None = None, pool_rotations: bool = True,
     caller's processes, ``experiments.workers``). ``watch``
     (``experiments.watch``) sees the chunks read; nothing is said before the run is known to
     be one (a bad folder is one line)."""
-    from .watch import watching
     w = watching(watch)
     t0 = time.perf_counter()
     work, catalog, meta, account, manifest = plan(run, games=games,
@@ -419,7 +429,6 @@ def _chunk_of(packed, k: int) -> Partial:
 def _on_dask(work: Work, ks: list[int], scheduler, workers: int | None):
     """Each chunk read on a Dask worker (which needs the run folder at the same path: a
     shared file system, or the local cluster); only its sums come back."""
-    from .sweep import Cluster
     cluster = Cluster(scheduler, workers)
     try:
         client = cluster.client
@@ -435,8 +444,6 @@ def _on_dask(work: Work, ks: list[int], scheduler, workers: int | None):
 def of_frame(df: pd.DataFrame, charts: bool = True) -> Analysis:
     """The ``Analysis`` of an in-memory run table (each setting one block; pool a mixed
     table's rotations first with ``rotations.pool_table`` to show them as one setting)."""
-    from .games import setting_groups
-    from .settings_table import settings_table
     groups = setting_groups(df)
     data = [prepare(label, g) for label, g in groups]
     sums = []

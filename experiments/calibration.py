@@ -27,7 +27,7 @@ import pandas as pd
 from .decisions import NEGLIGIBLE, REFUTED, SETTLED, SUPPORTED
 from .games import SettingData
 from .inference import Look
-from .units import from_data
+from .units import feature_names, from_data
 from .verdicts import judge
 
 
@@ -215,14 +215,12 @@ def se_of_pooled(reps: int, n: int, k: int, layout_sd: float, strength: float, s
     """How well the pooled per-index standard error of seat 1's win share matches its true
     spread over replications, against the naive one that counts k * n rows as independent:
     ``(per-index SE / true SE, naive SE / true SE, true SE)``."""
-    from .units import feature_names
-    from .units import from_data as cat
     rng = np.random.default_rng(seed)
     est, se_idx, se_naive = [], [], []
     for _ in range(reps):
         parts = synthetic("p5-mixed", 5, n, np.full(5, 0.2), rng=rng, rotations=k,
                           layout_sd=layout_sd, strength=strength)
-        c = cat(parts)
+        c = from_data(parts)
         entry = c.entries[0]
         x = c.per_index(entry)[1][:, feature_names(5).index(f"share_{entry.own}_0")]
         est.append(x.mean())

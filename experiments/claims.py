@@ -3,8 +3,9 @@ tolerance (the smallest effect that matters) and the decision rule, in words.
 
 A study file names the claims its report judges (``[claims.S1b]``, with parameters such as a
 tolerance); ``check_claims`` validates that table. The judges that turn a run's games into
-decisions are in ``experiments.judges``; the verdict table, the styles of play and the looks
-in ``experiments.verdicts``; the decision rules themselves in ``experiments.decisions``.
+decisions are in ``experiments.judges``; the verdict table and the styles of play in
+``experiments.verdicts``; the looks in ``experiments.looks``; the decision rules themselves in
+``experiments.decisions``. The claims in words, with their sources, are docs/claims.md.
 """
 from __future__ import annotations
 

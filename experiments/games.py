@@ -16,7 +16,7 @@ reads a run chunk by chunk) given its setting's ``probe``. Pure numpy and pandas
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -237,7 +237,6 @@ class SettingData:
 
     def head(self, keep: np.ndarray) -> SettingData:
         """The games where ``keep`` is True."""
-        from dataclasses import replace
         out = replace(self, games=self.games[keep], score=self.score[keep],
                       rescued=self.rescued[keep], explorers=self.explorers[keep],
                       turns=self.turns[keep])
@@ -359,7 +358,6 @@ def block_of(probe: SettingData, cols: Mapping) -> SettingData:
     """One chunk of the setting ``probe`` describes, from its numeric columns (numpy arrays
     or a pandas table: ``block_columns``): the same arrays as ``prepare`` gives for those
     rows, without checking again what the setting's probe already checked."""
-    from dataclasses import replace
     owners = probe.owners
     games = np.array(cols["game"], dtype=np.int64)          # a copy: not a view of the file
     rescued = per_player(cols, "rescued", owners)

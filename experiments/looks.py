@@ -15,26 +15,35 @@ intervals, and the rows it settled. The rule (``next_look``):
 
 So each kind of wrong conclusion stays within ``alpha / 2`` at the first look plus ``alpha /
 2`` over all later ones, however often the run is extended.
+
+``judge_run(run)`` is the whole step: read the run (``experiments.analysis``), take its next
+look, judge it (``verdicts.judge``) and record the look.
 """
 from __future__ import annotations
 
 import json
+import math
 import time
 from pathlib import Path
 
+import pandas as pd
+
+from .analysis import analyse
+from .atomic import write_text
 from .decisions import SETTLED
 from .inference import T_OPT_FACTOR, Look
-from .runs import LOOKS
+from .runs import LOOKS, RunFolder
+from .units import Catalog
+from .verdicts import judge
 
 FORMAT = "survive-sim-looks/1"
 KEPT = ("claim", "play", "scope", "verdict", "adjusted", "effect", "low", "high", "n",
         "p_value", "interval", "looks", "settled_at", "detail")
 
 
-def read(run) -> dict:
+def read_log(run) -> dict:
     """The look log of a run folder (an empty one when there is none, or it belongs to an
     earlier run of the folder)."""
-    from .runs import RunFolder
     path = Path(run) / LOOKS
     manifest = RunFolder(Path(run)).read_manifest() or {}
     try:
@@ -81,9 +90,9 @@ def history(looks: list[dict]) -> dict:
     return out
 
 
-def record(run, log: dict, look: Look, games: int, per_setting: int, table, mode: str) -> None:
+def record_look(run, log: dict, look: Look, games: int, per_setting: int, table,
+                mode: str) -> None:
     """Append this look (its rows) to the run's log, atomically."""
-    from .runs import _atomic
     rows = []
     for r in table.to_dict("records"):
         rows.append({k: _plain(r.get(k)) for k in KEPT})
@@ -91,15 +100,11 @@ def record(run, log: dict, look: Look, games: int, per_setting: int, table, mode
                          "per_setting": int(per_setting), "sequential": look.sequential,
                          "t_opt": look.t_opt or None, "mode": mode,
                          "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "rows": rows})
-    path = Path(run) / LOOKS
-    _atomic(path, lambda f: f.write((json.dumps(log, indent=1) + "\n").encode()))
+    write_text(Path(run) / LOOKS, json.dumps(log, indent=1) + "\n")
 
 
 def _plain(x):
     """A JSON-safe value (NaN and NA as None, numpy scalars as Python numbers)."""
-    import math
-
-    import pandas as pd
     if x is None or x is pd.NA:
         return None
     if hasattr(x, "item"):
@@ -107,3 +112,35 @@ def _plain(x):
     if isinstance(x, float) and math.isnan(x):
         return None
     return x
+
+
+def judge_run(run, claims: dict | None = None, *, sequential: bool = False,
+              games: int | None = None, record: bool = True, log=None,
+              analysis=None, scheduler=None, workers: int | None = None,
+              watch=None) -> pd.DataFrame:
+    """The verdict table of a run folder at its current look: the run read once, chunk by
+    chunk (``experiments.analysis``; the first ``games`` games of each setting when given),
+    judged with the run's earlier looks frozen, and the look recorded in the folder when it is
+    new. ``claims``: the manifest's when None. ``sequential``: the run
+    plays until settled. ``analysis``: the run's ``Analysis`` already read with these
+    claims (the report reads the run once for everything)."""
+    manifest = RunFolder(Path(run)).read_manifest() or {}
+    claims = manifest.get("claims") or {} if claims is None else claims
+    if analysis is None:
+        analysis = analyse(run, games=games, charts=False, claims=claims or None,
+                           scheduler=scheduler, workers=workers, watch=watch)
+    account = analysis.account
+    have = sum(h for h, _ in account.values())
+    per_setting = max((h for h, _ in account.values()), default=0)
+    book = read_log(run)
+    look, history, new = next_look(book, have, per_setting, sequential)
+    cat = analysis.catalog if analysis.catalog is not None else Catalog([])
+    table = judge(cat, claims, look, history)
+    if new and record:
+        try:
+            record_look(run, book, look, have, per_setting, table,
+                        "until-settled" if sequential else "study")
+        except OSError as e:                        # a read-only run: judged, not remembered
+            if log:
+                log(f"verdicts: look {look.number} not recorded in {run} ({e.strerror})")
+    return table

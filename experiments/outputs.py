@@ -43,6 +43,7 @@ import re
 import stat
 import struct
 import zlib
+from pathlib import Path
 
 GENERATOR = "survive-sim"
 HEAD = 65536                                 # bytes read to find a signature at the start
@@ -323,7 +324,6 @@ def check_folder_target(folder, marker: str, family: str, what: str = "report"):
     (one line) when the ``what`` cannot be written there: no folder name, a missing or
     unwritable parent, a symbolic link, a file, or an existing folder that is neither empty nor
     marked as one of ours. Standard library only: a command calls it at parse time."""
-    from pathlib import Path
     out = Path(os.path.abspath(os.fspath(folder)))
     parent = out.parent
     if not out.name or out == parent:

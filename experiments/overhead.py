@@ -15,20 +15,21 @@ import tempfile
 import time
 from pathlib import Path
 
+import play.simulate as PS          # module attributes: the fuzz harness patches run_records
+
 from .spec import Spec
 from .sweep import run_sweep
 
 
 def _raw(spec: Spec, threads: int | None) -> float:
-    from play.simulate import numba_threads, run_records
     groups = {}
     for p in spec.points:
         groups.setdefault(p.game_key(), p.settings)
     t = time.perf_counter()
-    with numba_threads(threads):
+    with PS.numba_threads(threads):
         for _, first, count in spec.chunks():
             for settings in groups.values():
-                run_records(settings, spec.seed, first, count)
+                PS.run_records(settings, spec.seed, first, count)
     return time.perf_counter() - t
 
 
@@ -45,8 +46,7 @@ def _swept(spec: Spec, root: Path, **how) -> float:
 def measure(spec: Spec, repeat: int = 3, threads: int | None = None,
             workers: int | None = None, report=print) -> dict:
     """Seconds of each way per run, and the ratios; ``report`` gets a line per run."""
-    from play.simulate import run_records
-    run_records(spec.points[0].settings, spec.seed, 10**15, 2)            # load the engine
+    PS.run_records(spec.points[0].settings, spec.seed, 10**15, 2)            # load the engine
     times: dict[str, list[float]] = {"raw": [], "sweep": []}
     if workers:
         times["dask"] = []

@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import time
 
+from play.simulate import numba_threads, run_records
+
 from .spec import Spec
+from .stats import share_precision
+from .summary import align
+from .watch import watching
 
 SAMPLE_SECONDS = 0.4          # timed play per timed setting (less when many are timed)
 BUDGET_SECONDS = 6.0          # timed play in all: a grid of thousands of settings plans in seconds
@@ -62,9 +67,6 @@ def rates(spec: Spec, threads: int | None = None, watch=None, timed_out: list | 
     rate of the timed ones with the same players and strategies (else the same players, else
     all). ``timed_out`` (a list) receives ``(timed, classes)``. ``watch``
     (``experiments.watch``) sees the engine load and the timings."""
-    from play.simulate import numba_threads, run_records
-
-    from .watch import watching
     w = watching(watch)
     groups = _groups(spec)
     speed_of = {key: _speed_key(points[0].settings) for key, points in groups.items()}
@@ -121,8 +123,6 @@ def describe(spec: Spec, threads: int | None = None, workers: int | None = None,
              watch=None) -> str:
     """The plan as text: one line per setting, then the totals and the estimated time
     (``watch`` sees the timing, ``rates``)."""
-    from .stats import share_precision
-    from .summary import align
     groups = _groups(spec)
     play = len(groups) * spec.games
     lines = [f"sweep {spec.name} ({spec.source}): seed {spec.seed}, {spec.games:,} games per "
@@ -147,7 +147,7 @@ def describe(spec: Spec, threads: int | None = None, workers: int | None = None,
         seconds /= workers
         where = f"{workers} Dask worker(s), one engine thread each"
     else:
-        import numba
+        import numba                # (after play.simulate, which points numba's cache first)
         where = f"{threads or numba.config.NUMBA_NUM_THREADS} engine thread(s)"
     sampled = ("a sample of each distinct setting" if timed == kinds else
                f"samples of {timed} of the {kinds} kinds of setting (the others estimated from "

@@ -26,11 +26,14 @@ import json
 import os
 import platform
 import re
-import tempfile
 import time
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+import simulator
+
+from .atomic import ROW_GROUP, atomic_file, write_text  # (ROW_GROUP: games per row group)
 from .provenance import commit_info, commit_text  # noqa: F401  (commit_text: for report headers)
 
 FORMAT = "survive-sim-run/1"
@@ -40,7 +43,6 @@ LOOKS = "_looks.json"                      # the verdicts' looks (experiments.lo
 LOCK = ".lock"
 META_KEY = b"survive-sim"
 STALE_LOOKS = 600                           # seconds: an older temporary of the looks is dead
-ROW_GROUP = 10_000                          # games per Parquet row group of a chunk file
 
 
 class RunError(ValueError):
@@ -49,7 +51,6 @@ class RunError(ValueError):
 
 # ------------------------------------------------------------------------------ identity
 def engine_hash() -> str:
-    import simulator
     return simulator.SOURCE_HASH
 
 
@@ -65,7 +66,6 @@ def versions() -> dict:
     """Package, libraries, Python, machine, and the git commit of the code: from the checkout
     it runs in, else from the record written when the package was built, else None with the
     reason (``experiments.provenance.commit_info``; ``commit_text`` says it in words)."""
-    from importlib.metadata import PackageNotFoundError, version
     out = {}
     for name in ("survive-sim", "numba", "numpy", "pandas", "pyarrow"):
         try:
@@ -79,28 +79,15 @@ def versions() -> dict:
 
 
 # ------------------------------------------------------------------------------ files
-_UMASK = os.umask(0)
-os.umask(_UMASK)
-
-
 def chunk_name(label: str, k: int) -> str:
     return f"{label}.c{k:06d}.parquet"
 
 
 def _atomic(path: Path, write) -> None:
-    """``write(file object)`` to a hidden temporary file beside ``path``, flush, fsync, rename."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_UMASK)          # mkstemp makes 0600; a result file is not secret
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """``write(binary file)`` into ``atomic.atomic_file(path)`` (the name ``experiments.looks``
+    calls)."""
+    with atomic_file(path) as f:
+        write(f)
 
 
 def write_chunk(path: Path, table, meta: dict) -> None:
@@ -112,10 +99,9 @@ def write_chunk(path: Path, table, meta: dict) -> None:
     import pyarrow.parquet as pq
     table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                            META_KEY: json.dumps(meta).encode()})
-    _atomic(path, lambda f: pq.write_table(table, f, compression="zstd",
-                                           row_group_size=ROW_GROUP,
-                                           write_statistics=["game"],
-                                           write_page_checksum=True))
+    with atomic_file(path) as f:
+        pq.write_table(table, f, compression="zstd", row_group_size=ROW_GROUP,
+                       write_statistics=["game"], write_page_checksum=True)
 
 
 def chunk_ok(path: Path, meta: dict) -> bool:
@@ -166,8 +152,7 @@ class RunFolder:
         return manifest
 
     def write_manifest(self, manifest: dict) -> None:
-        _atomic(self.manifest_path,
-                lambda f: f.write((json.dumps(manifest, indent=1) + "\n").encode()))
+        write_text(self.manifest_path, json.dumps(manifest, indent=1) + "\n")
 
     def ours(self, labels=()) -> list[Path]:
         """Files a sweep wrote here: the manifest, the looks, the lock, the sweep's own
@@ -198,8 +183,8 @@ class RunFolder:
         return self.path / chunk_name(label, k)
 
     def remove_temporaries(self) -> list[str]:
-        """Stale temporaries of an interrupted write: files named as ``_atomic`` names the
-        temporaries of a chunk or the manifest (``TEMPORARY``), nothing else. Only the lock
+        """Stale temporaries of an interrupted write: files named as ``atomic.atomic_file``
+        names the temporaries of a chunk or the manifest (``TEMPORARY``), nothing else. Only the lock
         holder calls this, and only a sweep holding the lock writes those, so every one it
         finds belongs to a writer that is gone. The looks (``_looks.json``) are written by
         ``report`` without the lock, in milliseconds: their temporaries go only when older than
@@ -263,7 +248,7 @@ class RunFolder:
 DAMAGED = ("run the sweep again with --force-new to start the run over (it replaces only "
            "what a sweep wrote there)")
 CHUNK = re.compile(r"^(?P<label>[^./_][^/]*)\.c(?P<k>[0-9]{6,})\.parquet$")
-# ``_atomic``'s temporaries: ``.NAME.XXXXXXXX.tmp`` for a chunk, the manifest or the looks
+# ``atomic.atomic_file``'s temporaries: ``.NAME.XXXXXXXX.tmp`` for a chunk, the manifest or the looks
 TEMPORARY = re.compile(r"^\.(?:[^./_][^/]*\.c[0-9]{6,}\.parquet|_manifest\.json|_looks\.json)"
                        r"\.[A-Za-z0-9_]+\.tmp$")
 

@@ -16,11 +16,16 @@ verdicts are those of an uninterrupted run.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import pandas as pd
 
 from .decisions import SETTLED
+from .looks import judge_run
+from .runs import RunFolder
+from .sweep import run_sweep
+from .watch import under, watching
 
 
 def sizes(first: int, cap: int, chunk: int) -> list[int]:
@@ -57,13 +62,6 @@ def play_until_settled(spec, out: str, cap: int, first: int | None = None,
     per setting are played. ``sweep(spec_at_round)`` plays one round (the CLI's progress-bar
     sweep; ``sweep.run_sweep`` when None); ``watch`` (``experiments.watch``) sees each
     round's judging begin."""
-    from dataclasses import replace
-    from pathlib import Path
-
-    from .runs import RunFolder
-    from .sweep import run_sweep
-    from .verdicts import judge_run
-    from .watch import under, watching
     w = watching(watch)
     if not spec.claims:
         raise ValueError(f"study {spec.name} names no claims: nothing to settle")

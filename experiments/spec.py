@@ -34,6 +34,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from play.settings import RULES_BOATS, Settings, SettingsError, seats_for
+from strategies.plugins import load_plugins, source_hash
+from strategies.registry import StrategyError
+
+from .claims import check_claims
 
 ALLOCATIONS = ("rules", "flat", "reversed")          # named boat allocations (X1.1, X1.2, X1.5)
 DEFAULT_CHUNK = 10_000
@@ -132,7 +136,6 @@ class Spec:
                "points": [{"label": p.label, "allocation": p.allocation,
                            "settings": p.settings.to_dict()} for p in self.points]}
         if self.plugins:        # an edited plug-in plays other games: never mixed with these
-            from strategies.plugins import source_hash
             out["plugins"] = {Path(p).name: source_hash(Path(p)) for p in self.plugins}
         return out
 
@@ -285,7 +288,6 @@ def build(data: dict, source: str = "command line", text: str = "") -> Spec:
     if not isinstance(claims, dict) or not all(isinstance(v, dict) for v in claims.values()):
         bad("claims", "must be a table of [claims.ID] tables, e.g. [claims.S1b] with "
                       "tolerance = 0.01")
-    from .claims import check_claims
     problem = check_claims(claims)
     if problem:
         bad("claims", problem)
@@ -301,8 +303,6 @@ def _load_plugins(paths, source: str, bad) -> tuple[str, ...]:
         bad("plugins", "must be a list of strategy files, e.g. plugins = [\"my_bot.py\"]")
     base = Path(source).parent if source != "command line" else Path.cwd()
     resolved = tuple(str((base / p).expanduser().resolve()) for p in paths)
-    from strategies.plugins import load_plugins
-    from strategies.registry import StrategyError
     try:
         load_plugins(resolved)
     except StrategyError as e:
@@ -350,6 +350,7 @@ def _lineups(value, players: int, bad) -> list[tuple[str, ...]]:
         return [(value,)]
     if isinstance(value, list):
         return [tuple(value)]
+    # pandas (+0.4 s measured) only for a rotate line-up: a study loads before any check
     from .rotations import base_seating, rotation_problem, rotations
     lineup, seats = tuple(value["rotate"]), seats_for(players)
     problem = rotation_problem(lineup, players, seats)

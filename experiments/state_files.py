@@ -1,16 +1,16 @@
 """State folders of long commands that resume (a tournament's ``.DIR.partial/``, tune's
-``.FILE.partial/``): files written atomically (temporary name, flush, fsync, rename, and the
-folder synced), JSON documents, and the lock a killed writer's successor takes over."""
+``.FILE.partial/``): JSON documents written atomically (``experiments.atomic``), and the lock a
+killed writer's successor takes over."""
 from __future__ import annotations
 
 import contextlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from .atomic import write_text
 from .runs import lock_holder, lock_text
 
 
@@ -22,32 +22,11 @@ class StateError(ValueError):
         self.param = param
 
 
-_UMASK = os.umask(0)
-os.umask(_UMASK)
 LOCK = ".lock"
 
 
-def atomic_write(path: Path, write) -> None:
-    """``write(binary file)`` to a hidden temporary name beside ``path`` (``.NAME.*.tmp``),
-    flush, fsync, rename: a reader sees the old file or the whole new one, never a part."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_UMASK)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync(path.parent)
-
-
 def write_json(path: Path, doc) -> None:
-    atomic_write(path, lambda f: f.write((json.dumps(doc, indent=1, default=_plain)
-                                          + "\n").encode()))
+    write_text(path, json.dumps(doc, indent=1, default=_plain) + "\n")
 
 
 def read_json(path: Path):
@@ -95,23 +74,6 @@ class StateLock:
                 self.lock.unlink()
             self.held = False
         return False
-
-
-def _sync_tree(root: Path) -> None:
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            _fsync(Path(dirpath) / name)
-        _fsync(Path(dirpath))
-
-
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    except OSError:                      # some file systems cannot sync a directory
-        pass
-    finally:
-        os.close(fd)
 
 
 def _plain(v):

@@ -71,7 +71,7 @@ import pandas as pd
 from simulator.scoring import STEPS, TIEBREAKS
 
 from .games import FACTORS, SettingData, prepare_all
-from .moments import ALPHA, Sums, t_quantile, wilson_ci
+from .moments import ALPHA, Sums, t_quantile, wilson_ci, z_quantile
 from .sums import PairSums, SettingSums
 
 PRECISION = 0.01                       # one percentage point of win share
@@ -99,7 +99,6 @@ def share_precision(games, players: int, alpha: float = ALPHA):
     ``games_for_precision``, which the Wilson interval the run reports matches to within a few
     per cent from a few hundred games on). Used before any game is played (``sweep --plan``).
     Scalar or array."""
-    from .moments import z_quantile
     p = 1.0 / players
     h = z_quantile(1 - alpha / 2) * np.sqrt(p * (1 - p) / np.asarray(games, dtype=float))
     return float(h) if np.ndim(h) == 0 else h

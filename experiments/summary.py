@@ -58,6 +58,7 @@ from .games import (
     tiebreak_rule,
 )
 from .moments import Sums, bounded_interval, wilson
+from .tables import row_name
 
 MAX_SEATS = 6
 DOLPHINS = 4                                     # X5.2: four dolphin tiles, one dolphin each
@@ -283,11 +284,10 @@ def _shown(value) -> str:
 def _fail(df: pd.DataFrame, bad: np.ndarray, col: str, accepted) -> None:
     """Raise the one line naming the first row of ``bad`` (``accepted(i)``: the accepted values
     for that row, or a string)."""
-    from .tables import _row
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         text = accepted(i) if callable(accepted) else accepted
-        raise ValueError(f"{_row(df, i)} has {col} {_shown(df[col].iloc[i])}; accepted: {text}")
+        raise ValueError(f"{row_name(df, i)} has {col} {_shown(df[col].iloc[i])}; accepted: {text}")
 
 
 def _whole(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:

@@ -13,6 +13,8 @@ so no shared file system is needed, and the table is the same either way.
 """
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+import play.simulate as PS          # module attributes: the tests and the fuzz harness patch them
+from strategies.plugins import load_plugins
 
 from .runs import (
     FORMAT,
@@ -114,11 +121,7 @@ def frames(records: np.ndarray, points: list[Point], seed: int, first: int):
     per-game columns led by ``setting`` and ``allocation``. The points play the same games, so
     the table is built and converted once; only what differs -- the labels and the tie-break
     columns -- is replaced per point."""
-    import pandas as pd
-    import pyarrow as pa
-
-    from play.simulate import records_frame, tiebreak_columns
-    df = records_frame(records, points[0].settings, seed, first)
+    df = PS.records_frame(records, points[0].settings, seed, first)
     n = len(df)
     df.insert(0, "allocation", pd.Categorical.from_codes(np.zeros(n, np.int8),
                                                         categories=[points[0].allocation]))
@@ -136,7 +139,7 @@ def frames(records: np.ndarray, points: list[Point], seed: int, first: int):
             table = table.set_column(0, "setting", constant(p.label))
             table = table.set_column(1, "allocation", constant(p.allocation))
             if p.settings.tiebreak != points[0].settings.tiebreak:
-                for name, col in tiebreak_columns(records, p.settings).items():
+                for name, col in PS.tiebreak_columns(records, p.settings).items():
                     i = table.schema.get_field_index(name)
                     table = table.set_column(i, name, pa.array(col))
         yield p, table
@@ -220,7 +223,6 @@ def _chunks_in(path: Path) -> bool:
 def _unmake(folder: RunFolder, created: list[Path]) -> None:
     """Remove a folder this sweep made and wrote no chunk into: its manifest, temporaries
     and lock (all of them this sweep's: nobody else knew the folder), then the folders."""
-    import contextlib
     for p in folder.ours():
         with contextlib.suppress(OSError):
             p.unlink()
@@ -326,11 +328,10 @@ def _play(spec, folder, old, run, force_new, threads, cluster, w, setting_done, 
 # ------------------------------------------------------------------------------ executors
 def _local(jobs: list[Job], spec: Spec, threads: int | None) -> Iterator:
     """Jobs on the threaded engine in this process (results identical for any thread count)."""
-    from play.simulate import numba_threads, run_records
-    with numba_threads(threads):
+    with PS.numba_threads(threads):
         for job in jobs:
             t = time.perf_counter()
-            records = run_records(job.settings, spec.seed, job.first, job.count)
+            records = PS.run_records(job.settings, spec.seed, job.first, job.count)
             yield job, records, time.perf_counter() - t
 
 
@@ -339,11 +340,9 @@ def play_chunk(settings, seed: int, first: int, count: int,
     """A Dask task: one chunk's raw records on one numba thread, with the worker's engine hash
     (the client refuses records from other engine sources). The spec's plug-in files are
     loaded first (each worker needs them at the same path)."""
-    from play.simulate import numba_threads, run_records
-    from strategies.plugins import load_plugins
     load_plugins(plugins)
-    with numba_threads(1):
-        return engine_hash(), run_records(settings, seed, first, count)
+    with PS.numba_threads(1):
+        return engine_hash(), PS.run_records(settings, seed, first, count)
 
 
 class Cluster:
@@ -353,13 +352,12 @@ class Cluster:
 
     def __init__(self, scheduler: str, workers: int | None, watch: Watch | None = None):
         try:
-            from dask.distributed import Client, LocalCluster
+            from dask.distributed import Client, LocalCluster  # optional: the [dask] extra
         except ImportError:
             raise RunError("--scheduler needs dask.distributed: pip install "
                            "\"survive-sim[dask]\"") from None
         self.cluster = None
         if scheduler == "local":
-            import os
             if watch is not None:       # (a remote scheduler is silent: bad input is one line)
                 watch.begin(f"starting a local Dask cluster of "
                             f"{workers or os.cpu_count() or 1} worker(s)")
@@ -384,7 +382,7 @@ class Cluster:
     def results(self, jobs: list[Job], spec: Spec) -> Iterator:
         """Jobs as Dask tasks, two in flight per worker; results in the order they finish (the
         files do not depend on it). A worker that dies mid-chunk has its task run again."""
-        from dask.distributed import as_completed
+        from dask.distributed import as_completed     # optional: the [dask] extra
         width = 2 * max(1, len(self.client.scheduler_info().get("workers", {}))
                         or (self.workers or 1))
         pending = iter(jobs)

@@ -13,6 +13,7 @@ import pandas as pd
 
 from simulator.scoring import STEPS, TIEBREAKS
 from play.settings import Settings
+from strategies.registry import StrategyError, canonical, listed_names
 
 MAX_SEATS = 6
 SEAT_KEYS = ("score", "rescued", "rescued_value", "lost", "turns")     # what summaries read
@@ -30,7 +31,8 @@ NAMES = {"tiebreak": TIEBREAKS, "decided_by": STEPS}
 DEFAULT_MAX_TURNS = Settings.max_turns                                   # R10
 
 
-def _row(df: pd.DataFrame, i: int) -> str:
+def row_name(df: pd.DataFrame, i: int) -> str:
+    """How a one-line error names row ``i``: ``row 3 (game 2)``."""
     game = df["game"].iloc[i] if "game" in df.columns else None
     return f"row {i + 1}" + (f" (game {game})" if game is not None and pd.notna(game) else "")
 
@@ -49,19 +51,19 @@ def check_table(df: pd.DataFrame) -> None:
         na = df[col].isna().to_numpy()
         if na.any():
             i = int(np.flatnonzero(na)[0])
-            raise ValueError(f"{_row(df, i)} has no {col}: the file is truncated or damaged")
+            raise ValueError(f"{row_name(df, i)} has no {col}: the file is truncated or damaged")
     players = pd.to_numeric(df["players"], errors="coerce")
     bad = ~players.isin([2, 3, 4, 5, 6]).to_numpy()
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{_row(df, i)} has players {df['players'].iloc[i]}; a game has "
+        raise ValueError(f"{row_name(df, i)} has players {df['players'].iloc[i]}; a game has "
                          f"2-6 players")
     seats = np.where(players.to_numpy() == 2, 4, players.to_numpy()).astype(np.int64)
     if "seats" in df.columns:
         wrong = pd.to_numeric(df["seats"], errors="coerce").to_numpy() != seats
         if wrong.any():
             i = int(np.flatnonzero(wrong)[0])
-            raise ValueError(f"{_row(df, i)} has {df['seats'].iloc[i]} seats for "
+            raise ValueError(f"{row_name(df, i)} has {df['seats'].iloc[i]} seats for "
                              f"{int(players.iloc[i])} players (2 players sit as 4 seats, "
                              f"otherwise one seat each)")
     for s in range(MAX_SEATS):
@@ -75,7 +77,7 @@ def check_table(df: pd.DataFrame) -> None:
             na = df[col].isna().to_numpy() & present
             if na.any():
                 i = int(np.flatnonzero(na)[0])
-                raise ValueError(f"{_row(df, i)} has no {col}: the file is truncated or "
+                raise ValueError(f"{row_name(df, i)} has no {col}: the file is truncated or "
                                  f"damaged")
         col = f"strategy_{s}"
         if col in df.columns:
@@ -87,14 +89,13 @@ def check_table(df: pd.DataFrame) -> None:
 
 def _known_strategies(df: pd.DataFrame, col: str) -> None:
     """Every value must be a strategy the registry knows (parameters checked too)."""
-    from strategies.registry import StrategyError, canonical, listed_names
     values = df[col].astype(object)
     for value in pd.unique(values[values.notna()]):
         try:
             canonical(str(value))
         except StrategyError:
             i = int(np.flatnonzero((values == value).to_numpy())[0])
-            raise ValueError(f"{_row(df, i)} has {col} {value!r}; accepted: "
+            raise ValueError(f"{row_name(df, i)} has {col} {value!r}; accepted: "
                              f"{', '.join(listed_names())} (a plug-in's name needs "
                              f"--plugin)") from None
 
@@ -104,7 +105,7 @@ def _known(df: pd.DataFrame, col: str, names: tuple[str, ...]) -> None:
     bad = (values.notna() & ~values.isin(names)).to_numpy()
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{_row(df, i)} has {col} {values.iloc[i]!r}; accepted: "
+        raise ValueError(f"{row_name(df, i)} has {col} {values.iloc[i]!r}; accepted: "
                          f"{', '.join(names)}")
 
 

@@ -24,15 +24,30 @@ and tell gets the saved fitness), the hold-out's sums are read back.
 """
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
 
-from play.settings import Settings
+import play.simulate as PS          # module attributes: the tests patch run_records there
+import simulator
+from play import engine as E
+from play.settings import Settings, SettingsError
+from simulator.scoring import decide
+from strategies.plugins import source_hash
+from strategies.registry import StrategyError, canonical, parse_spec
+
+from .moments import Sums
+from .state_files import StateError, StateLock, read_json, write_json
+from .stats import paired_from
+from .watch import watching
 
 INDEX_MAX = 2**63 - 1
 HOLDOUT = 1 << 40          # held-out game indices start here; the search uses 0, 1, 2, ...
@@ -65,7 +80,6 @@ class Tuning:
     rules: dict = field(default_factory=dict)
 
     def __post_init__(self):
-        from strategies.registry import StrategyError, canonical, parse_spec
         try:
             base, values = parse_spec(self.strategy)
         except StrategyError as e:
@@ -110,7 +124,6 @@ class Tuning:
     # -------------------------------------------------------------------- the space
     @property
     def base(self):
-        from strategies.registry import parse_spec
         return parse_spec(self.strategy)[0]
 
     @property
@@ -119,7 +132,6 @@ class Tuning:
         return [p for p in self.base.params if not self.tune or p.name in self.tune]
 
     def start_values(self) -> dict[str, float]:
-        from strategies.registry import parse_spec
         s, values = parse_spec(self.strategy)
         return {p.name: values.get(p.name, p.default) for p in s.params}
 
@@ -128,7 +140,6 @@ class Tuning:
 
     def spec(self, x) -> str:
         """The strategy spec of a point of the unit box (clipped to it)."""
-        from strategies.registry import canonical
         values = self.start_values()
         for p, u in zip(self.tuned, np.clip(np.asarray(x, float), 0.0, 1.0)):
             values[p.name] = float(f"{p.low + u * (p.high - p.low):.4g}")
@@ -138,7 +149,6 @@ class Tuning:
 
     def lineups(self, spec: str) -> list[Settings]:
         """The candidate in every seat, the ladder filling the others."""
-        from play.settings import SettingsError
         out = []
         for seat in range(self.players):
             # the ladder fills the other seats cyclically, starting one further each seat,
@@ -158,18 +168,7 @@ class Tuning:
 # ---------------------------------------------------------------------------- measuring
 def win_shares(settings: Settings, rows: np.ndarray, player: int) -> np.ndarray:
     """Per game: ``player``'s share of the win (1/k when k players share it)."""
-    from play import engine as E
-    from simulator.scoring import decide
-    width = len(E.REC_SEAT)
-    keys = []
-    for name in ("score", "rescued", "rescued_value", "turns"):
-        i = E.REC_SEAT.index(name)
-        cols = rows[:, E.R_SEAT0 + i:E.R_SEAT0 + settings.seats * width:width].astype(np.int64)
-        keys.append(np.column_stack([cols[:, [s for s in range(settings.seats)
-                                              if settings.player_of_seat[s] == p]].sum(axis=1)
-                                     for p in range(settings.players)]))
-    winners, _ = decide(*keys, rule=settings.tiebreak, equal=3 in settings.challenges)
-    return winners[:, player] / winners.sum(axis=1)
+    return win_numerators(settings, rows, player) / SHARE_DEN
 
 
 def _chunks(first: int, count: int):
@@ -182,11 +181,10 @@ def numerators(t: Tuning, spec: str, first: int, count: int, threads=None,
     """The candidate's win share per game index (mean over its seats) times ``share_den(t)``
     -- a whole number, so that sums of shares are exact whatever the chunks -- for indices
     ``first .. first+count-1`` of the tuning's seed (at most ``CHUNK`` at a time here)."""
-    from play.simulate import numba_threads, run_records
     num = np.zeros(count, np.int64)
-    with numba_threads(threads):
+    with PS.numba_threads(threads):
         for seat, s in enumerate(t.lineups(spec)):
-            num += win_numerators(s, run_records(s, t.seed, first, count),
+            num += win_numerators(s, PS.run_records(s, t.seed, first, count),
                                   s.player_of_seat[seat])
             if played is not None:
                 played(count)
@@ -199,8 +197,6 @@ def share_den(t: Tuning) -> int:
 
 def win_numerators(settings: Settings, rows: np.ndarray, player: int) -> np.ndarray:
     """Per game: ``player``'s share of the win in 60ths (60 / k when k players share it)."""
-    from play import engine as E
-    from simulator.scoring import decide
     width = len(E.REC_SEAT)
     keys = []
     for name in ("score", "rescued", "rescued_value", "turns"):
@@ -228,7 +224,6 @@ def share_sums(t: Tuning, spec: str, first: int, count: int, threads=None,
                played: Callable[[int], None] | None = None):
     """``experiments.moments.Sums`` of the per-index win shares (exact fractions), played
     ``CHUNK`` indices at a time."""
-    from experiments.moments import Sums
     sums = Sums()
     for at, n in _chunks(first, count):
         sums.add_ratio(numerators(t, spec, at, n, threads, played), np.full(n, share_den(t)))
@@ -255,12 +250,7 @@ def identity(t: Tuning, plugins=()) -> dict:
     """What decides a tuning's result: its options, the plug-in sources, the engine sources,
     the package and the ``cma`` and numpy versions (CMA-ES draws from numpy's seeded global
     generator). Threads and progress do not."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    import cma
-
-    import simulator
-    from strategies.plugins import source_hash
+    import cma                  # here, not at the top: 2 s that bad input (TuneError) never pays
     try:
         package = version("survive-sim")
     except PackageNotFoundError:
@@ -269,7 +259,6 @@ def identity(t: Tuning, plugins=()) -> dict:
               "budget": t.budget, "games": t.games, "popsize": t.popsize, "sigma": t.sigma,
               "seed": t.seed, "holdout": t.holdout, "params": list(t.tune),
               "rules": {k: t.rules[k] for k in sorted(t.rules)}}
-    import json
     return {"tuning": json.loads(json.dumps(tuning, default=str)),
             "plugins": {Path(p).name: source_hash(Path(p)) for p in plugins or ()},
             "engine": simulator.SOURCE_HASH, "version": package,
@@ -297,9 +286,6 @@ def _sums_doc(s) -> list:
 
 
 def _sums_from(doc):
-    from fractions import Fraction
-
-    from experiments.moments import Sums
     s = Sums()
     n, s1, s2, lo, hi = doc
     s.n, s.s1, s.s2 = int(n), Fraction(s1), Fraction(s2)
@@ -321,7 +307,6 @@ class TuneState:
     generator included, is the uninterrupted run's, bit for bit, with no game played again."""
 
     def __init__(self, out, ident: dict, force_new: bool = False):
-        from .state_files import read_json
         out = Path(os.path.abspath(os.fspath(out)))
         self.folder = out.parent / f".{out.name}.partial"
         self.ident = ident
@@ -352,7 +337,6 @@ class TuneState:
                                 f"--force-new to discard it and start over", "--out")
 
     def _read(self) -> None:
-        from .state_files import read_json
         k = 0
         while True:
             doc = read_json(self.folder / f"gen-{k:06d}.json")
@@ -364,7 +348,6 @@ class TuneState:
         self.holdout = doc if isinstance(doc, dict) else None
 
     def __enter__(self) -> TuneState:
-        from .state_files import StateError, StateLock, write_json
         try:
             self.folder.mkdir(exist_ok=True)
             lock = StateLock(self.folder)
@@ -398,16 +381,13 @@ class TuneState:
         return False
 
     def save_generation(self, doc: dict) -> None:
-        from .state_files import write_json
         write_json(self.folder / f"gen-{doc['generation']:06d}.json", doc)
 
     def save_holdout(self, doc: dict) -> None:
-        from .state_files import write_json
         write_json(self.folder / "holdout.json", doc)
 
     def remove(self) -> None:
         """The result is written: the saved progress is no longer needed."""
-        import contextlib
         with contextlib.suppress(OSError):
             for x in self.folder.iterdir():
                 if _state_file(x.name):
@@ -427,12 +407,7 @@ def tune(t: Tuning, threads=None, progress: Callable[[int], None] | None = None,
     games; renamed per generation) and the hold-out. With ``state`` (entered) each generation
     and each hold-out chunk is saved as it ends, and what an interrupted run saved there is
     replayed instead of played: the result equals an uninterrupted run's."""
-    import cma
-
-    from experiments.moments import Sums
-    from experiments.stats import paired_from
-
-    from .watch import watching
+    import cma                  # here, not at the top: 2 s that bad input (TuneError) never pays
     w = watching(watch, progress)
     started = time.perf_counter()
     x0 = np.clip(t.to_unit(t.start_values()), 0.0, 1.0)

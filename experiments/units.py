@@ -36,7 +36,7 @@ from simulator.scoring import TIEBREAKS
 
 from .games import SettingData, explorers_per_colour, pool, prepare_all
 from .inference import Estimate
-from .rotations import ROTATION_STRIDE, rotated_label, rotation_of, rotations
+from .rotations import ROTATION_STRIDE, pooled_label, rotated_label, rotation_of, rotations
 
 SCALARS = ("rescued", "value", "losses", "tie", "gap", "slope_chain", "slope_shared",
            "slope_rules")
@@ -439,7 +439,6 @@ def entries_of(probes: list[SettingData], same: Callable[[list[str]], bool] = la
                ) -> list[Entry]:
     """The verdicts' entries: each setting, with every complete set of rotations of a mixed
     seating pooled into one entry (``rotations.pooled_label``)."""
-    from .rotations import pooled_label
     pooled_of, entries, done = pooled_sets(probes, same), [], set()
     for d in probes:
         if d.label in pooled_of:

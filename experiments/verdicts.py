@@ -12,6 +12,8 @@ Looks. ``history`` holds the rows of the run's earlier looks (``experiments.look
 settled at an earlier look keeps that verdict (``settled_at`` says at how many games), so a
 verdict never flips back when the run grows; every other row is judged at ``look`` (fixed at
 the first look, anytime-valid after it). ``looks`` counts the judgments the run has had.
+A run folder is judged at its current look by ``experiments.looks.judge_run``, which reads the
+run (``experiments.analysis``, itself a user of ``judge``'s dry run) and keeps the look log.
 
 Across the ladder (``LADDER_RULE``): "for every style" statements need every style's verdict
 (intersection-union, no correction); "for some styles" and "depends on the style" are union
@@ -21,11 +23,11 @@ take part (Bonferroni).
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pandas as pd
 
-from . import decisions as D
+import experiments.decisions as D
+
 from .claims import CLAIMS
 from .inference import ALPHA, FIXED, Look
 from .judges import BRINGS, JUDGES, Found
@@ -171,41 +173,6 @@ def verdicts(df: pd.DataFrame, claims: dict, look: Look = FIXED,
              history: dict | None = None) -> pd.DataFrame:
     """The verdict table of an in-memory run table (``judge`` on ``units.from_frame``)."""
     return judge(from_frame(df), claims, look, history)
-
-
-def judge_run(run, claims: dict | None = None, *, sequential: bool = False,
-              games: int | None = None, record: bool = True, log=None,
-              analysis=None, scheduler=None, workers: int | None = None,
-              watch=None) -> pd.DataFrame:
-    """The verdict table of a run folder at its current look (``experiments.looks``): the run
-    read once, chunk by chunk (``experiments.analysis``; the first ``games`` games of each
-    setting when given), judged with the run's earlier looks frozen, and the look recorded in
-    the folder when it is new. ``claims``: the manifest's when None. ``sequential``: the run
-    plays until settled. ``analysis``: the run's ``Analysis`` already read with these
-    claims (the report reads the run once for everything)."""
-    from . import looks
-    from .analysis import analyse
-    from .runs import RunFolder
-    manifest = RunFolder(Path(run)).read_manifest() or {}
-    claims = manifest.get("claims") or {} if claims is None else claims
-    if analysis is None:
-        analysis = analyse(run, games=games, charts=False, claims=claims or None,
-                           scheduler=scheduler, workers=workers, watch=watch)
-    account = analysis.account
-    have = sum(h for h, _ in account.values())
-    per_setting = max((h for h, _ in account.values()), default=0)
-    book = looks.read(run)
-    look, history, new = looks.next_look(book, have, per_setting, sequential)
-    cat = analysis.catalog if analysis.catalog is not None else Catalog([])
-    table = judge(cat, claims, look, history)
-    if new and record:
-        try:
-            looks.record(run, book, look, have, per_setting, table,
-                         "until-settled" if sequential else "study")
-        except OSError as e:                        # a read-only run: judged, not remembered
-            if log:
-                log(f"verdicts: look {look.number} not recorded in {run} ({e.strerror})")
-    return table
 
 
 def public(table: pd.DataFrame) -> pd.DataFrame:

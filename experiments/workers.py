@@ -13,10 +13,13 @@ order the work was given (``ordered``), so nothing computed depends on which pro
 from __future__ import annotations
 
 import contextlib
+import multiprocessing as mp
 import os
 import pickle
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
@@ -54,8 +57,6 @@ class Pool:
 
     def _executor(self):
         if self._ex is None:
-            import multiprocessing as mp
-            from concurrent.futures import ProcessPoolExecutor
             with single_threaded():
                 self._ex = ProcessPoolExecutor(max_workers=self.n,
                                                mp_context=mp.get_context("spawn"))
@@ -69,7 +70,6 @@ class Pool:
             for x in items:
                 yield fn(x)
             return
-        from concurrent.futures.process import BrokenProcessPool
         ex = self._executor()
         try:
             yield from in_order(lambda x: ex.submit(fn, x), items, window or 2 * self.n)

@@ -78,7 +78,7 @@ def engine_error(settings: Settings, code: int, kind: int, seat: int, game: int,
     """The one-line error for a game the engine stopped (``engine.ERR_*``)."""
     if code == E.ERR_PLUGIN_CHOICE:
         from strategies.registry import parse_spec
-        from .state import DECISION_NAMES
+        from simulator.state import DECISION_NAMES
         s, _ = parse_spec(settings.strategies[seat])
         return (PluginChoiceError if s.plugin else RuntimeError)(
             f"{_strategy_at(settings, seat)} returned a row outside "
@@ -102,7 +102,7 @@ def _watch():
 
 
 def _kind_name(kind: int) -> str:
-    from .state import DECISION_NAMES
+    from simulator.state import DECISION_NAMES
     return DECISION_NAMES[kind] if 0 <= kind < len(DECISION_NAMES) else f"kind {kind}"
 
 

@@ -5,7 +5,8 @@ import of ``play.engine``, ``simulator.rules`` or ``strategies``, so a log can b
 or read on a machine that never compiled the engine, and the checks stay independent of the
 code that wrote the log. Writing a log (which plays the game) stays in ``play.record``.
 
-* ``board``: the board geometry, read from the board data file.
+* ``board``: the board geometry, read from the ``simulator`` package's ``data/board.json``
+  (the one file of another package it reads; the package is found, never imported).
 * ``referee``: the independent referee, ``check(log)`` -> the first discrepancy or None.
 * ``text``: a log as a readable turn-by-turn account.
 * ``draw``: board pictures (SVG, PNG) of any moment of a log, and animations (GIF, MP4).

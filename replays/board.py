@@ -2,18 +2,32 @@
 
 The referee must not share the engine's geometry (a mistake there would then hide in both), and
 nothing in ``replays`` may import the engine: ``simulator/board.py`` builds numpy tables for
-numba. So this module reads the same data file, ``simulator/data/board.json``, as a file found
-next to this package (never ``import simulator``), and builds its own neighbours from the
-file's coordinate note. Location codes are the log's: ``0..132`` hexes in the file's order,
-``133..136`` the safe isles NW, NE, SW, SE.
+numba. So this module reads the same data file, the ``simulator`` package's
+``data/board.json``, and builds its own neighbours from the file's coordinate note. The
+package's data files (this one, and the rules text ``replays.viewer.rules`` reads) are found
+through the installed package (``simulator_data``: ``importlib.util.find_spec`` says where a
+package is without importing it -- ``import simulator`` would set up numba's cache). Location
+codes are the log's: ``0..132`` hexes in the file's order, ``133..136`` the safe isles NW, NE,
+SW, SE.
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
-# simulator/ and replays/ are installed side by side; board.json is simulator's package data
-BOARD_JSON = Path(__file__).resolve().parent.parent / "simulator" / "data" / "board.json"
+
+def simulator_data(name: str) -> Path:
+    """The ``simulator`` package's data file ``data/NAME`` (its package data), found without
+    importing the package."""
+    spec = importlib.util.find_spec("simulator")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"replays needs the simulator package's data/{name}: the simulator "
+                          f"package is not installed")
+    return Path(next(iter(spec.submodule_search_locations))) / "data" / name
+
+
+BOARD_JSON = simulator_data("board.json")
 
 
 def load_board_json(path=BOARD_JSON) -> dict:

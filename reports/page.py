@@ -1,6 +1,9 @@
 """A self-contained report folder: one HTML page, the same content as Markdown, and the figures
 and tables behind it as files. The content (statistics, charts, verdicts) comes from other
-modules; this module is the container.
+modules; this module is the container, and writes the folder. What a report holds and the
+check that it can be written are ``reports.page_content`` (re-exported here); what the two
+renderers draw and the text rules they share, ``reports.page_views``; the pages themselves,
+``reports.page_html`` and ``reports.page_md``.
 
     report = Report("Five-six balance", sections=[Section("Seat shares", paragraphs=[...],
                     figures=[Figure("seat_share", fig, "Win share by seat", data=frame)],
@@ -32,34 +35,55 @@ figure. Text is plain and escaped everywhere; paragraphs, notes and captions als
 from __future__ import annotations
 
 import json
-import math
-import numbers
 import os
 import re
-import secrets
 import shutil
-import tempfile
-import unicodedata
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from experiments import outputs
-from experiments.decisions import VERDICTS
+from experiments import atomic, outputs
 from experiments.runs import tag_alive, writer_tag
+from reports.page_content import (
+    NAME_RE,
+    Figure,
+    Game,
+    Picture,
+    Report,
+    Section,
+    Table,
+    check_report,
+    fail,
+    svg_size,
+)
+from reports.page_html import render_html
+from reports.page_md import render_md
+from reports.page_views import (
+    FigureView,
+    GameView,
+    PageView,
+    PictureView,
+    SectionView,
+    display_frame,
+    format_cell,
+    inline_tokens,
+    plain,
+    slug,
+    table_view,
+)
 
 __all__ = [
     "FORMAT",
     "MARKER",
+    "NAME_RE",
     "Figure",
     "Game",
     "Picture",
     "Report",
     "Section",
     "Table",
+    "check_report",
     "format_cell",
     "inline_tokens",
     "write_report",
@@ -68,396 +92,8 @@ __all__ = [
 FAMILY = outputs.REPORT_FAMILY
 FORMAT = f"{FAMILY}/1"                     # the marker's "format"
 MARKER = outputs.REPORT_MARKER
-NAME_RE = re.compile(r"[a-z0-9_-]+")
 PNG_DPI = 150
 CSS_DPI = 110                              # a figure is shown at 110 CSS px per inch (10 pt: 15 px)
-EMPTY = "–"                                # a missing value on the page
-
-
-@dataclass
-class Figure:
-    """A matplotlib figure (anything with ``savefig``). ``alt`` defaults to the caption;
-    ``data``, when given, is written to ``tables/NAME.csv`` and linked under the figure."""
-    name: str
-    figure: Any
-    caption: str = ""
-    alt: str = ""
-    data: pd.DataFrame | None = None
-
-
-@dataclass
-class Table:
-    """A table shown on the page (its first ``max_rows`` rows; ``None``: all) and always written
-    in full to ``tables/NAME.csv``. ``show=False`` writes and links the CSV only."""
-    name: str
-    frame: pd.DataFrame
-    caption: str = ""
-    show: bool = True
-    max_rows: int | None = 30
-
-
-@dataclass
-class Picture:
-    """One moment of a sample game: an SVG document, and the event it shows (the viewer page
-    opens there when the picture is clicked)."""
-    label: str
-    svg: str
-    event: int
-    text: str = ""                  # shown under the picture (default: the label)
-
-
-@dataclass
-class Game:
-    """A sample game: pictures of the board (``games/NAME-LABEL.svg``) that link to its viewer
-    page (``page``, the HTML written as ``games/NAME.html``)."""
-    name: str
-    page: str
-    pictures: list[Picture] = field(default_factory=list)
-    caption: str = ""
-
-
-@dataclass
-class Section:
-    heading: str
-    paragraphs: list[str] = field(default_factory=list)
-    figures: list[Figure] = field(default_factory=list)
-    tables: list[Table] = field(default_factory=list)
-    subsections: list[Section] = field(default_factory=list)
-    games: list[Game] = field(default_factory=list)
-
-
-@dataclass
-class Report:
-    """``notes`` are shown as a banner under the title (a partial run, a caveat); ``verdicts``
-    (a frame with a ``verdict`` column) is shown first, its verdicts coloured, and written as
-    ``verdicts.csv``; ``verdicts_shown``, when given, is what the page shows instead (the same
-    rows, formatted for reading), while the CSV keeps the numbers."""
-    title: str
-    subtitle: str = ""
-    notes: list[str] = field(default_factory=list)
-    verdicts: pd.DataFrame | None = None
-    sections: list[Section] = field(default_factory=list)
-    verdicts_shown: pd.DataFrame | None = None
-    summary: list[str] = field(default_factory=list)
-
-
-# ---------------------------------------------------------------------------------------------
-# text and numbers
-
-_CODE = re.compile(r"`([^`\n]+)`")
-_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
-
-
-def inline_tokens(text: str) -> list[tuple[str, str]]:
-    """``text`` as ``(kind, text)`` pieces, kind ``text``, ``code`` (between backticks) or
-    ``bold`` (between ``**``); nothing else is markup, and a code span is never bold."""
-    out: list[tuple[str, str]] = []
-    pos = 0
-    for m in _CODE.finditer(text):
-        out += _bold_tokens(text[pos:m.start()])
-        out.append(("code", m.group(1)))
-        pos = m.end()
-    return out + _bold_tokens(text[pos:])
-
-
-def _bold_tokens(text: str) -> list[tuple[str, str]]:
-    out, pos = [], 0
-    for m in _BOLD.finditer(text):
-        if m.start() > pos:
-            out.append(("text", text[pos:m.start()]))
-        out.append(("bold", m.group(1)))
-        pos = m.end()
-    if pos < len(text):
-        out.append(("text", text[pos:]))
-    return out
-
-
-def plain(text: str) -> str:
-    """``text`` without its markup (for ``alt`` text and titles)."""
-    return "".join(t for _, t in inline_tokens(one_line(text)))
-
-
-def one_line(text: Any) -> str:
-    return " ".join(str(text).split())
-
-
-def format_cell(value: Any) -> str:
-    """A table cell as shown: missing values as ``–``, integers (and whole floats) with
-    thousands separators from 10,000, other floats to 4 significant digits; strings as given."""
-    if value is None or value is pd.NaT or value is pd.NA:
-        return EMPTY
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
-        return str(bool(value))
-    if isinstance(value, numbers.Integral):
-        return _int(int(value))
-    if isinstance(value, numbers.Real):
-        x = float(value)
-        if math.isnan(x):
-            return EMPTY
-        if math.isinf(x):
-            return "∞" if x > 0 else "-∞"
-        if x == 0:
-            return "0"
-        if abs(x) >= 1e4 and abs(x) < 1e15:
-            return _int(round(x))
-        if x == round(x) and abs(x) < 1e4:
-            return str(int(x))
-        s = f"{x:.4g}"
-        return _int(round(x)) if "e+" in s else s
-    try:
-        if pd.isna(value):
-            return EMPTY
-    except (TypeError, ValueError):
-        pass
-    return str(value)
-
-
-def _int(n: int) -> str:
-    return f"{n:,}" if abs(n) >= 10_000 else str(n)
-
-
-_NUMERIC_CHARS = set("0123456789.,%+-−±–—[]()×eE ")
-
-
-def looks_numeric(text: str) -> bool:
-    """A number as callers format them: ``0.25``, ``12,000``, ``24.1%``, ``+0.3 pp``,
-    ``[23.9%, 25.2%]``, ``1.2e-05``."""
-    s = text.replace("pp", "").replace("p.p.", "").strip()
-    return any(c.isdigit() for c in s) and set(s) <= _NUMERIC_CHARS and s[0] not in "eE"
-
-
-def slug(text: str) -> str:
-    s = unicodedata.normalize("NFKD", one_line(plain(text))).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-") or "section"
-
-
-# ---------------------------------------------------------------------------------------------
-# what the renderers draw (page_html, page_md): ids, numbers, formatted cells, file paths
-
-@dataclass
-class TableView:
-    name: str
-    number: int                 # "Table N" (0: the verdicts)
-    caption: str
-    anchor: str
-    csv: str                    # relative to the page
-    columns: list[str]
-    numeric: list[bool]         # right-aligned columns
-    rows: list[list[str]]       # formatted, at most max_rows of them
-    total: int                  # rows in the CSV
-    show: bool = True
-    verdict_col: int | None = None
-
-    @property
-    def truncated(self) -> bool:
-        return len(self.rows) < self.total
-
-
-@dataclass
-class FigureView:
-    name: str
-    number: int
-    caption: str
-    alt: str
-    anchor: str
-    png: str
-    svg: str
-    data: str | None            # tables/NAME.csv or None
-    width: int                  # CSS pixels
-    height: int
-
-
-@dataclass
-class PictureView:
-    label: str
-    text: str
-    svg: str                    # relative to the page
-    link: str                   # the viewer page at the picture's event
-    width: int                  # CSS pixels
-    height: int
-
-
-@dataclass
-class GameView:
-    name: str
-    caption: str
-    anchor: str
-    page: str                   # games/NAME.html
-    pictures: list[PictureView]
-
-
-@dataclass
-class SectionView:
-    heading: str
-    anchor: str
-    level: int                  # 2 for a top section, 3 for its subsections, ... (at most 6)
-    paragraphs: list[str]
-    figures: list[FigureView]
-    tables: list[TableView]
-    subsections: list[SectionView]
-    games: list[GameView] = field(default_factory=list)
-
-
-@dataclass
-class PageView:
-    title: str
-    subtitle: str
-    notes: list[str]
-    verdicts: TableView | None
-    sections: list[SectionView]
-    created: str
-    summary: list[str] = field(default_factory=list)
-
-
-def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """The frame as shown and as written to CSV: a meaningful index becomes columns, column
-    levels are joined with `` / ``."""
-    df = frame
-    if not (isinstance(df.index, pd.RangeIndex) and df.index.name is None
-            and df.index.start == 0 and df.index.step == 1):
-        df = df.reset_index()
-    if isinstance(df.columns, pd.MultiIndex):
-        df = df.copy()
-        df.columns = [" / ".join(one_line(p) for p in col if str(p) != "") for col in df.columns]
-    return df
-
-
-def table_view(frame: pd.DataFrame, *, name: str, number: int, caption: str, anchor: str,
-               csv: str, max_rows: int | None, show: bool = True,
-               verdict: bool = False) -> TableView:
-    df = display_frame(frame)
-    shown = df if max_rows is None else df.iloc[:max_rows]
-    rows = [[format_cell(v) for v in row] for row in shown.itertuples(index=False, name=None)]
-    columns = [one_line(c) for c in df.columns]
-    numeric = []
-    for j in range(len(columns)):
-        cells = [r[j] for r in rows if r[j] not in ("", EMPTY)]
-        numeric.append(bool(cells) and all(looks_numeric(c) for c in cells))
-    vcol = None
-    if verdict:
-        vcol = [str(c).strip().lower() for c in df.columns].index("verdict")
-        numeric[vcol] = False
-    return TableView(name, number, caption, anchor, csv, columns, numeric, rows, len(df), show,
-                     vcol)
-
-
-def verdict_class(value: str) -> str | None:
-    v = value.strip().lower()
-    return v if v in VERDICTS else None
-
-
-# ---------------------------------------------------------------------------------------------
-# checks
-
-def _fail(msg: str) -> None:
-    raise ValueError(one_line(msg))
-
-
-def _check_text(value: Any, what: str) -> None:
-    if not isinstance(value, str):
-        _fail(f"{what} must be a string, not {type(value).__name__}")
-
-
-def check_report(report: Report) -> None:
-    """Raise ``ValueError`` (one line) for the first thing ``write_report`` cannot write."""
-    if not isinstance(report, Report):
-        _fail(f"write_report needs a Report, not {type(report).__name__}")
-    _check_text(report.title, "the report's title")
-    _check_text(report.subtitle, "the report's subtitle")
-    if not isinstance(report.notes, (list, tuple)):
-        _fail("Report.notes must be a list of strings")
-    for i, note in enumerate(report.notes):
-        _check_text(note, f"note {i + 1}")
-    for frame in (report.verdicts, report.verdicts_shown):
-        if frame is None:
-            continue
-        if not isinstance(frame, pd.DataFrame):
-            _fail(f"Report.verdicts must be a DataFrame or None, not {type(frame).__name__}")
-        cols = [str(c).strip().lower() for c in display_frame(frame).columns]
-        if cols.count("verdict") != 1:
-            _fail("the verdict table needs exactly one 'verdict' column (has: "
-                  f"{', '.join(map(str, frame.columns)) or 'none'})")
-    if report.verdicts_shown is not None and report.verdicts is None:
-        _fail("Report.verdicts_shown needs Report.verdicts (the numbers behind it)")
-    figures: set[str] = set()
-    games: set[str] = set()
-    tables: dict[str, str] = {}
-
-    def name_ok(name: Any, what: str) -> None:
-        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
-            _fail(f"{what} name {name!r} is not a file stem (letters a-z, digits, '_', '-')")
-
-    def walk(sections: Any, where: str) -> None:
-        if not isinstance(sections, (list, tuple)):
-            _fail(f"{where}: sections must be a list")
-        for s in sections:
-            if not isinstance(s, Section):
-                _fail(f"{where}: {type(s).__name__} is not a Section")
-            _check_text(s.heading, f"a section heading ({where})")
-            at = f"section {s.heading!r}"
-            for p in s.paragraphs:
-                _check_text(p, f"a paragraph of {at}")
-            for f in s.figures:
-                if not isinstance(f, Figure):
-                    _fail(f"{at}: {type(f).__name__} is not a Figure")
-                name_ok(f.name, "figure")
-                if f.name in figures:
-                    _fail(f"two figures are named {f.name!r}")
-                figures.add(f.name)
-                if not callable(getattr(f.figure, "savefig", None)):
-                    _fail(f"figure {f.name!r}: {type(f.figure).__name__} has no savefig")
-                _check_text(f.caption, f"the caption of figure {f.name!r}")
-                _check_text(f.alt, f"the alt text of figure {f.name!r}")
-                if f.data is not None:
-                    if not isinstance(f.data, pd.DataFrame):
-                        _fail(f"figure {f.name!r}: data must be a DataFrame or None")
-                    claim(f.name, f"the data of figure {f.name!r}")
-            for t in s.tables:
-                if not isinstance(t, Table):
-                    _fail(f"{at}: {type(t).__name__} is not a Table")
-                name_ok(t.name, "table")
-                if not isinstance(t.frame, pd.DataFrame):
-                    _fail(f"table {t.name!r}: frame must be a DataFrame, not "
-                          f"{type(t.frame).__name__}")
-                _check_text(t.caption, f"the caption of table {t.name!r}")
-                if t.max_rows is not None and (not isinstance(t.max_rows, int)
-                                               or isinstance(t.max_rows, bool)
-                                               or t.max_rows < 1):
-                    _fail(f"table {t.name!r}: max_rows must be a positive integer or None, "
-                          f"not {t.max_rows!r}")
-                claim(t.name, f"table {t.name!r}")
-            for g in s.games:
-                if not isinstance(g, Game):
-                    _fail(f"{at}: {type(g).__name__} is not a Game")
-                name_ok(g.name, "game")
-                if g.name in games:
-                    _fail(f"two games are named {g.name!r}")
-                games.add(g.name)
-                _check_text(g.page, f"the page of game {g.name!r}")
-                _check_text(g.caption, f"the caption of game {g.name!r}")
-                labels = set()
-                for pic in g.pictures:
-                    if not isinstance(pic, Picture):
-                        _fail(f"game {g.name!r}: {type(pic).__name__} is not a Picture")
-                    name_ok(pic.label, f"game {g.name!r}: picture")
-                    if pic.label in labels:
-                        _fail(f"game {g.name!r}: two pictures are labelled {pic.label!r}")
-                    labels.add(pic.label)
-                    _check_text(pic.svg, f"picture {pic.label!r} of game {g.name!r}")
-                    _check_text(pic.text, f"the text of picture {pic.label!r}")
-                    if not _svg_size(pic.svg):
-                        _fail(f"picture {pic.label!r} of game {g.name!r} is not an SVG "
-                              f"document with a width and a height")
-            walk(s.subsections, at)
-
-    def claim(name: str, what: str) -> None:
-        if name in tables:
-            _fail(f"{what} and {tables[name]} would both be tables/{name}.csv")
-        tables[name] = what
-
-    walk(report.sections, "the report")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -466,9 +102,10 @@ def check_report(report: Report) -> None:
 def write_report(report: Report, out_dir: str | os.PathLike) -> Path:
     """Write ``report`` into the folder ``out_dir`` and return the path of its ``index.html``.
 
-    Everything is built in a hidden sibling, ``.NAME.tmp-XXXX``, and renamed into place. A
-    folder ``out_dir`` that holds an earlier report (its ``_report.json``) or nothing is
-    replaced: the old one is renamed away, the new one in, and the old one removed. Only what
+    Everything is built in a hidden sibling, ``.NAME.tmp-XXXX`` (``atomic.build_folder``),
+    synced, and swapped into place (``atomic.replace_folder``). A folder ``out_dir`` that
+    holds an earlier report (its ``_report.json``) or nothing is replaced: the old one is
+    renamed away, the new one in, and the old one removed. Only what
     the earlier report wrote (the marker's ``files``; for a marker without that list, the
     report's layout: ``index.*``, ``verdicts.csv``, ``figures/*.png|svg``, ``tables/*.csv``,
     ``games/*.html|svg``) is replaced: every other file or folder in ``out_dir`` (the user's)
@@ -481,32 +118,19 @@ def write_report(report: Report, out_dir: str | os.PathLike) -> Path:
     check_report(report)
     tidy_after_kill(out_dir)
     out, replace = check_target(out_dir)
-    parent = out.parent
     tag = writer_tag()
     try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{tag}-", dir=parent))
+        tmp = atomic.build_folder(out, tag)
     except OSError as e:
-        _fail(f"cannot write the report in {parent}: {e.strerror or e}")
+        fail(f"cannot write the report in {out.parent}: {e.strerror or e}")
     try:
-        os.chmod(tmp, 0o777 & ~_umask())
         _build(report, tmp)
-        _sync_tree(tmp)                          # the report's files (not the user's)
+        atomic.fsync_tree(tmp)                   # the report's files (not the user's)
         if replace:
             _keep_foreign(out, tmp, foreign_entries(out))
             for dirpath, _dirs, _files in os.walk(tmp):
-                _fsync_dir(Path(dirpath))        # the links to the user's files
-        if replace:
-            old = parent / f".{out.name}.old-{tag}-{secrets.token_hex(4)}"
-            os.rename(out, old)
-            try:
-                os.rename(tmp, out)
-            except BaseException:
-                os.rename(old, out)
-                raise
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(tmp, out)
-        _fsync_dir(parent)
+                atomic.fsync_dir(dirpath)        # the links to the user's files
+        atomic.replace_folder(tmp, out, replace=replace, tag=tag)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -577,9 +201,6 @@ def _keep_foreign(out: Path, tmp: Path, foreign: list[str]) -> None:
 
 
 def _build(report: Report, root: Path) -> None:
-    from reports.page_html import render_html  # they import this module's helpers
-    from reports.page_md import render_md
-
     created = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     (root / "figures").mkdir()
     (root / "tables").mkdir()
@@ -636,14 +257,7 @@ def _has_games(sections: list[Section]) -> bool:
     return any(s.games or _has_games(s.subsections) for s in sections)
 
 
-_SVG_SIZE = re.compile(r"<svg\b[^>]*?\bwidth=\"([0-9.]+)(?:px)?\"[^>]*?\bheight=\"([0-9.]+)"
-                       r"(?:px)?\"", re.S)
 GAME_PICTURE_WIDTH = 500                   # CSS px: two pictures side by side
-
-
-def _svg_size(svg: str) -> tuple[float, float] | None:
-    m = _SVG_SIZE.search(svg[:2000])
-    return (float(m.group(1)), float(m.group(2))) if m else None
 
 
 def _save_game(g: Game, root: Path, anchor: str) -> GameView:
@@ -653,7 +267,7 @@ def _save_game(g: Game, root: Path, anchor: str) -> GameView:
     for pic in g.pictures:
         path = f"games/{g.name}-{pic.label}.svg"
         _write_text(root / path, pic.svg)
-        w, h = _svg_size(pic.svg)
+        w, h = svg_size(pic.svg)
         pictures.append(PictureView(pic.label, pic.text or pic.label, path,
                                     f"{page}#event={pic.event}",
                                     GAME_PICTURE_WIDTH, round(GAME_PICTURE_WIDTH * h / w)))
@@ -702,41 +316,6 @@ def _write_csv(frame: pd.DataFrame, path: Path) -> None:
 
 
 def _write_text(path: Path, text: str) -> None:
+    """A file of the build folder (atomic as a whole: the folder is swapped in)."""
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(text)
-
-
-def _sync_tree(root: Path) -> None:
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            fd = os.open(os.path.join(dirpath, name), os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        _fsync_dir(Path(dirpath))
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _umask() -> int:
-    """The process's umask, read without changing it (Linux), else the usual 022."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0o022

@@ -1,14 +1,14 @@
 """``index.html`` of a report folder (``reports.page``): one page, no server, no network.
 
 Every piece of text goes through ``html.escape``; paragraphs, notes and captions may carry
-`` `code` `` and ``**bold**`` (``reports.page.inline_tokens``). The CSS is inline; images and
+`` `code` `` and ``**bold**`` (``reports.page_views.inline_tokens``). The CSS is inline; images and
 links are relative to the page.
 """
 from __future__ import annotations
 
 from html import escape
 
-from reports.page import (
+from reports.page_views import (
     EMPTY,
     FigureView,
     GameView,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from reports.page import (
+from reports.page_views import (
     FigureView,
     GameView,
     PageView,

@@ -16,7 +16,11 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
+import matplotlib
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
 from experiments.workers import Pool, share, shared
+from reports import charts, page
 
 PNG_DPI = 150
 TIGHT_PAD = 0.1                    # inches around the tight box (matplotlib's pad_inches)
@@ -50,10 +54,6 @@ class Rendered:
 def draw(chart: Chart, run):
     """``(png bytes, svg bytes, table)``, or None for an optional chart with nothing to
     draw."""
-    import matplotlib
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    from reports import charts
     try:
         fig, table = getattr(charts, chart.function)(run, *chart.args, **chart.kwargs)
     except ValueError:
@@ -81,7 +81,6 @@ def render(jobs: list[Chart], run, pool: Pool | None = None, done=None) -> list:
     """``page.Figure`` of every job that drew (in the jobs' order), drawn by ``pool``'s
     processes when it has several (the run's sums sent to each once), else here; ``done(k,
     n)`` after each chart."""
-    from reports import page
     if pool is not None and pool.n > 1 and len(jobs) >= PARALLEL_FROM:
         made = pool.ordered(functools.partial(_draw_shared, share(run)), jobs)
     else:

@@ -13,18 +13,30 @@ count has variants of the base game.
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import time
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 
 import pandas as pd
 
+from experiments import outputs
+from experiments.analysis import analyse
+from experiments.claims import CLAIMS
+from experiments.looks import judge_run
+from experiments.provenance import commit_text
+from experiments.rotations import pooled_label, rotation_of, rotations
 from experiments.runs import RunError, RunFolder
-from experiments.verdicts import LADDER_RULE
+from experiments.runs import versions as run_versions
+from experiments.verdicts import LADDER_RULE, public
 from experiments.watch import watching
 from experiments.workers import Pool, cores
+from play.settings import Settings, SettingsError
+from replays.draw.scene import scene
+from replays.draw.style import SEAT_NAMES
+from replays.viewer.page import board_picture, build_page
 from reports import headline, page
 from reports import sections as sections_
 from reports.render import render
@@ -170,7 +182,6 @@ def _sample_key(settings: dict) -> str:
     """Settings that differ only in the tie-break play byte-identical games
     (``experiments.spec.Point.game_key``), and the rotations of a mixed table are pooled into
     one setting (``experiments.rotations``): one sample game serves each such group."""
-    from experiments.rotations import rotation_of
     d = {k: v for k, v in settings.items() if k != "tiebreak"}
     names = tuple(d.pop("strategies", ()))
     rotated = rotation_of(names)
@@ -182,7 +193,6 @@ def _shown_names(points: list[dict]) -> dict[str, str]:
     """Each setting's name as the report shows it: a complete set of rotations of one mixed
     table is one setting, ``<rotation 0's label> (all k rotations)``
     (``experiments.rotations.pool_table``)."""
-    from experiments.rotations import pooled_label, rotation_of, rotations
     sets: dict[tuple, dict[int, str]] = {}
     for p in points:
         rot = rotation_of(tuple(p["settings"]["strategies"]))
@@ -200,11 +210,9 @@ def _shown_names(points: list[dict]) -> dict[str, str]:
 def _sample_game(job: tuple) -> page.Game | None:
     """One sample game replayed and drawn: ``(point, labels, rotated, seed)``; None when it
     cannot be replayed here (e.g. a plug-in strategy not loaded in this process)."""
-    from replays.draw.scene import scene
-    from replays.draw.style import SEAT_NAMES
-    from replays.viewer.page import board_picture, build_page
+    # the engine (numba, +0.6 s measured) only in the process that replays a sample game
     from play.record import game_log
-    from play.settings import Settings, SettingsError
+
 
     point, labels, rotated, seed = job
     try:
@@ -299,7 +307,6 @@ def _needed(v: pd.DataFrame) -> str:
 
 def _changes(study: str | None) -> pd.DataFrame | None:
     """The verdicts of a shipped study that moved when the rules changed (packaged data)."""
-    from importlib.resources import files
     table = pd.read_csv(files("experiments") / "verdict_changes.csv")
     mine = table[table["study"] == study].drop(columns=["study"])
     return mine.reset_index(drop=True) if len(mine) else None
@@ -310,9 +317,8 @@ def check_apart(run, out) -> None:
     """``ValueError`` (one line) when the report folder ``out`` is the run folder, is inside
     it (the run's reader would take it for part of the run) or holds it (the swap would
     carry the run away)."""
-    from experiments.outputs import check_apart as apart
     name = os.path.basename(os.path.realpath(os.fspath(run)))
-    apart(run, out, "run folder", "report folder", f"{name}-report beside it")
+    outputs.check_apart(run, out, "run folder", "report folder", f"{name}-report beside it")
 
 
 def build_report(run, out, log=None, games: int | None = None, *, scheduler=None,
@@ -323,8 +329,9 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
     statistics, the charts and the verdicts; the run is read, the charts drawn and the sample
     games replayed by ``workers`` processes (``experiments.workers``; default one per core).
     ``games``: only the first ``games`` games of each setting. ``watch``
-    (``experiments.watch``) sees each phase and its progress; ``log`` gets a line as each ends. ``RunError`` / ``ValueError`` (one line) for a folder that is not a
-    run, an empty run, or an output that cannot be written."""
+    (``experiments.watch``) sees each phase and its progress; ``log`` gets a line as each
+    ends. ``RunError`` / ``ValueError`` (one line) for a folder that is not a run, an empty
+    run, or an output that cannot be written."""
     t0 = time.perf_counter()
     check_apart(run, out)
     page.check_target(out)                      # before any work: where the page goes
@@ -338,12 +345,6 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
 
 
 def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, t0) -> Result:
-    from experiments.analysis import analyse
-    from experiments.claims import CLAIMS
-    from experiments.provenance import commit_text
-    from experiments.runs import versions as run_versions
-    from experiments.verdicts import judge_run
-
     result = analyse(run, games=games, claims=claims or None, scheduler=scheduler,
                      workers=workers, watch=w, pool=None if scheduler else pool,
                      charts=lambda meta: {lab for job in sections_.variants(meta)
@@ -446,7 +447,6 @@ def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, 
                                "new rule, and why.")]))
     sections.append(page.Section("How the numbers are made", METHOD))
     title = f"survive-sim report: {manifest.get('name', result.run.name)}"
-    from experiments.verdicts import public
     report = page.Report(title, subtitle, notes, verdicts=None if v is None else public(v),
                          sections=sections,
                          verdicts_shown=None if v is None else verdict_view(v),

@@ -1,20 +1,22 @@
-"""Survive: Escape from Atlantis! balance simulator: board -> state -> rules -> engine.
+"""The rules core of the balance simulator: board -> state -> rules, compiled with numba (the
+bottom layer, docs/architecture.md; ``play`` runs games on it, ``strategies`` decide in it).
 
-Importing the package points numba's on-disk cache at a folder named by a hash of the package's
-own compiled sources (every module of simulator/ and strategies/ that numba compiles, or
-that such a module imports: ``simulator.sources``). numba does not notice edits to jitted functions in
+Importing the package points numba's on-disk cache at a folder named by a hash of the project's
+compiled sources (every module of ``sources.PACKAGES`` that numba compiles, or that such a
+module imports: ``simulator.sources``). numba does not notice edits to jitted functions in
 *other* files than the one it compiles, so without this a cached engine could silently keep
-running an old rule (see the numba notes in the README).
+running an old rule (docs/cache.md).
 """
 import hashlib
 import os
 import sys
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-def _source_hash() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+from .sources import compiled_files
 
-    from .sources import compiled_files
+
+def _source_hash() -> str:
     root = Path(__file__).resolve().parent
     h = hashlib.sha256()
     files = compiled_files(root.parent) + [root / "data" / "board.json"]

@@ -18,7 +18,7 @@ that returns the row ``k`` (``0 <= k < n``) of the legal options ``opts[:n]`` it
 * ``par``  float64[``PAR_W``] -- the seat's parameters, in the order the strategy declares them.
 
 Built-ins are reached through an integer switch generated from the registry (no indirect call);
-plug-ins are first-class functions of ``SIGNATURE`` handed to the engine in a tuple, so neither
+plug-ins are first-class functions of ``signature()`` handed to the engine in a tuple, so neither
 a parameter nor a plug-in ever recompiles the engine (see docs/writing-a-strategy.md).
 """
 from __future__ import annotations

@@ -4,7 +4,7 @@ A numba first-class call costs about 3 ns for every array argument (each array t
 whole descriptor) on top of ~7 ns for the call itself, and ``choose`` takes seven arrays: 30 ns a
 decision, which cost a ``random`` plug-in 12% of its games' time. So the engine calls, through
 the seat's first-class function, a small *trampoline* that takes the addresses of the engine's
-five buffers and three integers (``SIGNATURE``: eight int64), rebuilds the views from the
+five buffers and three integers (``signature()``: eight int64), rebuilds the views from the
 addresses (no allocation, no copies), slices out exactly what ``ask`` hands a built-in
 (``pub``, the seat's ``mine``, its noise stream, its scratch and its parameters) and calls the
 strategy's ``choose`` directly, where the compiler can inline it. The plug-in's API

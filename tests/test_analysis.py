@@ -8,9 +8,10 @@ import pandas as pd
 import pytest
 
 from experiments import analysis, spec, sweep
+from experiments.looks import judge_run
 from experiments.rotations import pool_table
 from experiments.stats import balance_stats
-from experiments.verdicts import judge_run, verdicts
+from experiments.verdicts import verdicts
 from reports import charts
 from run_table import load_run
 

@@ -1,4 +1,4 @@
-"""Looks (experiments.looks, verdicts.judge_run) and playing until settled (experiments.settle,
+"""Looks (experiments.looks, looks.judge_run) and playing until settled (experiments.settle,
 `study --until-settled`): a run's first judgment is fixed, judging the same games again is the
 same look, an extended run is judged with anytime-valid intervals and keeps what earlier looks
 settled, --force-new forgets the looks, and a run played until settled and killed with kill -9
@@ -19,7 +19,7 @@ import pytest
 from cli_harness import invoke
 
 from experiments import looks, settle, spec, sweep
-from experiments.verdicts import judge_run
+from experiments.looks import judge_run
 
 SPEC = {"name": "tiny-looks", "seed": 5, "games": 200, "chunk": 100,
         "grid": {"players": [5], "boats": ["rules", "flat"], "tiebreak": ["chain"],

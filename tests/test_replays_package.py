@@ -1,6 +1,8 @@
 """The ``replays`` package reads logs without the engine: importing it (the referee, the text of
-a log, the board, the pictures) never loads numba, numpy, the compiled rules or the strategies,
-and each of its modules stays short enough to read in one sitting."""
+a log, the board, the pictures) never loads numba, numpy, what plays (``play``, the engine), the
+compiled rules or the strategies -- nor the ``simulator`` package itself, whose board data file
+it finds through the installed package (``replays.board.simulator_data``) -- and each of its
+modules stays short enough to read in one sitting."""
 from __future__ import annotations
 
 import json
@@ -11,8 +13,13 @@ from pathlib import Path
 
 import pytest
 
+import simulator
+import simulator.board
+from replays.board import BOARD, BOARD_JSON, simulator_data
+from replays.viewer.rules import RULES_MD
+
 ROOT = Path(__file__).resolve().parents[1]
-ENGINE_MODULES = ("numba", "numpy", "simulator", "play.engine", "simulator.rules",
+ENGINE_MODULES = ("numba", "numpy", "simulator", "simulator.rules", "play", "play.engine",
                   "play.simulate", "strategies")
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
@@ -52,6 +59,18 @@ def test_a_picture_is_drawn_without_the_engine(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          env=ENV, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_board_and_the_rules_are_the_simulator_packages_data_files():
+    """The files ``replays`` reads of another package: ``simulator``'s ``data/board.json`` (the
+    same file the engine's board is built from) and ``data/RULES.md``, found without importing
+    ``simulator``."""
+    data = Path(simulator.__file__).parent / "data"
+    assert BOARD_JSON == simulator_data("board.json") == data / "board.json"
+    assert RULES_MD == data / "RULES.md" and RULES_MD.is_file()
+    assert BOARD_JSON.is_file()
+    assert json.loads(BOARD_JSON.read_text(encoding="utf-8")) == simulator.board.BOARD_JSON
+    assert BOARD.n_hex == simulator.board.N_HEX
 
 
 def test_every_module_of_replays_is_under_600_lines():

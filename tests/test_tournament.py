@@ -13,7 +13,7 @@ import pytest
 from cli_harness import assert_usage_error, invoke, listing, run_process
 
 from experiments.tournament import Tournament, lineups, split_names
-from experiments.tournament_stats import sprt, standing_ranks
+from experiments.tournament.stats import sprt, standing_ranks
 from simulator.scoring import decide
 from play.settings import Settings
 
@@ -94,7 +94,7 @@ def test_ratings_do_not_drift_so_sigma_shrinks_and_a_close_pair_stays_ordered():
     last few thousand; here sigma falls with the games (0.30) and the better one is first."""
     from types import SimpleNamespace
 
-    from experiments.tournament_stats import Ratings
+    from experiments.tournament.stats import Ratings
     n = 20_000
     first = np.random.default_rng(5).random(n) < 0.52
     rank = np.where(first[:, None], [0, 1], [1, 0])
@@ -108,7 +108,7 @@ def test_every_pair_meets_in_a_four_strategy_three_player_field():
     """K > P (only two strategies are built in, so on synthetic games): each pair sits together
     in 6 of the 12 line-ups per index, the two directions of a pair add up to 1, the batch-by-
     batch SPRT values equal those of the whole, and the strong strategy is rated first."""
-    from experiments.tournament_stats import (
+    from experiments.tournament.stats import (
         Games,
         PairUnits,
         Ratings,

@@ -11,7 +11,9 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-from . import raster, style
+import replays.draw.raster as raster
+import replays.draw.style as style
+
 from .gifwriter import GifStream
 from .scene import scene
 

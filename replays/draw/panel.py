@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import pieces as P
-from . import style as S
+import replays.draw.pieces as P
+import replays.draw.style as S
+
 from .shapes import Polygon, Rect, Text
 
 HEADER_H = 86

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 
-from . import style as S
+import replays.draw.style as S
+
 from .shapes import Circle, Line, Polygon, Rect, Text
 
 

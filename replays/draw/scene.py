@@ -16,11 +16,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+import replays.draw.layout as L
+import replays.draw.pieces as P
+import replays.draw.style as S
+
 from ..board import BOARD
 from ..text import event_text
-from . import layout as L
-from . import pieces as P
-from . import style as S
 from .shapes import Line, Polygon, Rect, Text
 
 SLOTS = 10                                 # explorer id = seat * 10 + slot

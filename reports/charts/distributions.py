@@ -12,7 +12,8 @@ from matplotlib.ticker import MaxNLocator
 from experiments.games import score_bound
 from experiments.moments import wilson_ci
 from experiments.stats import PAIR_SEP
-from reports.charts import data, style
+import reports.charts.data as data
+import reports.charts.style as style
 
 DIFF_METRICS = {"win_share": "diff_win_share", "score": "diff_score"}
 DIFF_LABELS = {"win_share": "difference in win share, ties split (percentage points)",
@@ -155,7 +156,36 @@ def paired_differences(run, tidy: pd.DataFrame | None = None, *, pairs=None,
     (pair, seat, metric) with ``value, low, high, n, method, p_holm``."""
     tidy = data.tidy_for(run, tidy)
     meta = data.settings_table(run)
-    chosen = _resolve_pairs(tidy, pairs, a, b, reference)
+    table = _difference_rows(tidy, meta, _resolve_pairs(tidy, pairs, a, b, reference), metrics)
+    drawn = [m for m in metrics if (table["metric"] == DIFF_METRICS[m]).any()]
+    _name_in_context(table, meta)
+    pair_names = list(dict.fromkeys(table["pair_name"]))
+    seats, seat_names = _seat_names(table)
+    k = len(pair_names)
+    row_h = max(0.55, 0.24 * k + 0.2)
+    c = style.Chart(max(8.5, 5.2 * len(drawn) + 1.5), row_h * seats + 1.2)
+    axes = c.body.subplots(1, len(drawn), squeeze=False, sharey=True)[0]
+    offsets = np.linspace(-0.3, 0.3, k) if k > 1 else np.zeros(1)
+    handles = {}
+    for ax, metric in zip(axes, drawn):
+        _difference_panel(ax, table, metric, pair_names, offsets, seats, handles)
+    axes[0].set_yticks(range(seats), seat_names)
+    axes[0].set_ylim(seats - 0.5, -0.5)
+    common = data.common_description(meta, list(dict.fromkeys(table["a"].tolist()
+                                                              + table["b"].tolist())))
+    if reference is not None:
+        default = (f"Paired differences per seat against "
+                   f"{data.describe_setting(meta, reference)}")
+    else:
+        default = "Paired differences per seat" + (f" ({common})" if common else "")
+    fig = c.finish(title or default, _differences_caption(table, meta, metrics, drawn), handles)
+    return fig, table
+
+
+def _difference_rows(tidy: pd.DataFrame, meta: pd.DataFrame, chosen: list[tuple[str, bool]],
+                     metrics) -> pd.DataFrame:
+    """One row per (pair, seat, metric) of the chosen differences, "A minus B" (a pair asked
+    the other way round has its sign flipped), with the seat's Holm-adjusted p-value."""
     rows = []
     for label, flip in chosen:
         first, second = label.split(PAIR_SEP)
@@ -182,72 +212,72 @@ def paired_differences(run, tidy: pd.DataFrame | None = None, *, pairs=None,
     table = pd.DataFrame(rows)
     if not len(table):
         raise ValueError("the chosen pairs have none of the differences asked for")
-    drawn = [m for m in metrics if (table["metric"] == DIFF_METRICS[m]).any()]
+    return table
+
+
+def _name_in_context(table: pd.DataFrame, meta: pd.DataFrame) -> None:
+    """The same contrast in several contexts (e.g. flat minus rules' boats at 5 and at 6
+    players): each pair's name is prefixed with its A setting's name."""
     by_pair = table.drop_duplicates("pair")
-    if by_pair["pair_name"].duplicated().any():    # the same contrast in several contexts
+    if by_pair["pair_name"].duplicated().any():
         context = data.setting_names(meta, list(dict.fromkeys(by_pair["a"])))
         table["pair_name"] = [f"{context[a]}: {name}" for a, name in
                               zip(table["a"], table["pair_name"])]
-    pair_names = list(dict.fromkeys(table["pair_name"]))
+
+
+def _seat_names(table: pd.DataFrame) -> tuple[int, list[str]]:
+    """``(seats, their names)`` on the shared axis: with several player counts, each count's
+    last seat is named as such."""
     counts = sorted(set(table["players"]))
     if 2 in counts and len(counts) > 1:
         raise ValueError("2-player differences are per player, not per seat: draw them apart "
                          "from other player counts")
     seats = int(table["players"].max())
     if len(counts) == 1:
-        seat_names = data.seat_labels(seats)
-    else:
-        seat_names = ["seat 1 (first)"] + [f"seat {k + 1}" for k in range(1, seats)]
-        for m in counts:
-            seat_names[m - 1] = f"seat {m} (last of {m})"
-    k = len(pair_names)
-    row_h = max(0.55, 0.24 * k + 0.2)
-    c = style.Chart(max(8.5, 5.2 * len(drawn) + 1.5), row_h * seats + 1.2)
-    axes = c.body.subplots(1, len(drawn), squeeze=False, sharey=True)[0]
-    offsets = np.linspace(-0.3, 0.3, k) if k > 1 else np.zeros(1)
-    handles = {}
-    for ax, metric in zip(axes, drawn):
-        scale = 100.0 if metric == "win_share" else 1.0
-        sub = table[table["metric"] == DIFF_METRICS[metric]]
-        for j, name in enumerate(pair_names):
-            s = sub[sub["pair_name"] == name]
-            if not len(s):
-                continue
-            y = s["seat"].to_numpy() + offsets[j]
-            v = s["value"].to_numpy() * scale
-            err = style.err(v, s["low"].to_numpy() * scale, s["high"].to_numpy() * scale)
-            handles[name] = ax.errorbar(v, y, xerr=err, fmt=style.MARKERS[j % 8], ms=6,
-                                        capsize=3, lw=1.5, color=style.SERIES[j % 8], zorder=3)
-        ax.axvline(0, color="black", lw=1, ls="--", zorder=2)
-        for seat in range(1, seats, 2):          # bands tell the seats' groups apart
-            ax.axhspan(seat - 0.5, seat + 0.5, color="#f2f2f2", lw=0, zorder=0)
-        ax.set_xlabel(DIFF_LABELS[metric])
-        ax.grid(axis="x", color="#d9d9d9", lw=0.7)
-        ax.grid(axis="y", visible=False)
-        ax.set_title({"win_share": "win share", "score": "mean score"}[metric],
-                     fontsize=style.LABEL_SIZE)
-    axes[0].set_yticks(range(seats), seat_names)
-    axes[0].set_ylim(seats - 0.5, -0.5)
-    common = data.common_description(meta, list(dict.fromkeys(table["a"].tolist()
-                                                              + table["b"].tolist())))
-    if reference is not None:
-        default = (f"Paired differences per seat against "
-                   f"{data.describe_setting(meta, reference)}")
-    else:
-        default = "Paired differences per seat" + (f" ({common})" if common else "")
+        return seats, data.seat_labels(seats)
+    seat_names = ["seat 1 (first)"] + [f"seat {k + 1}" for k in range(1, seats)]
+    for m in counts:
+        seat_names[m - 1] = f"seat {m} (last of {m})"
+    return seats, seat_names
+
+
+def _difference_panel(ax, table: pd.DataFrame, metric: str, pair_names: list[str],
+                      offsets: np.ndarray, seats: int, handles: dict) -> None:
+    """One metric's panel: each pair's points and intervals per seat (``handles`` gets each
+    pair's legend entry)."""
+    scale = 100.0 if metric == "win_share" else 1.0
+    sub = table[table["metric"] == DIFF_METRICS[metric]]
+    for j, name in enumerate(pair_names):
+        s = sub[sub["pair_name"] == name]
+        if not len(s):
+            continue
+        y = s["seat"].to_numpy() + offsets[j]
+        v = s["value"].to_numpy() * scale
+        err = style.err(v, s["low"].to_numpy() * scale, s["high"].to_numpy() * scale)
+        handles[name] = ax.errorbar(v, y, xerr=err, fmt=style.MARKERS[j % 8], ms=6,
+                                    capsize=3, lw=1.5, color=style.SERIES[j % 8], zorder=3)
+    ax.axvline(0, color="black", lw=1, ls="--", zorder=2)
+    for seat in range(1, seats, 2):          # bands tell the seats' groups apart
+        ax.axhspan(seat - 0.5, seat + 0.5, color="#f2f2f2", lw=0, zorder=0)
+    ax.set_xlabel(DIFF_LABELS[metric])
+    ax.grid(axis="x", color="#d9d9d9", lw=0.7)
+    ax.grid(axis="y", visible=False)
+    ax.set_title({"win_share": "win share", "score": "mean score"}[metric],
+                 fontsize=style.LABEL_SIZE)
+
+
+def _differences_caption(table: pd.DataFrame, meta: pd.DataFrame, metrics, drawn) -> str:
     units = any((3 in meta.loc[r.a, "challenge_set"]) != (3 in meta.loc[r.b, "challenge_set"])
                 for r in table[table["metric"] == "diff_score"].itertuples())
-    fig = c.finish(title or default,
-                   f"Each point: A minus B, the mean over the same games (common random numbers) "
-                   f"of the per-game difference of the seat's tie-split win share (each "
-                   f"setting's own tie-break) or score. Bars: "
-                   f"{data.interval_text(table['method'])}, not adjusted for multiplicity "
-                   f"(Holm-adjusted p-values in the table); {data.n_text(table['n'])} matched "
-                   f"per point. Dashed line: no difference."
-                   + (" No score difference is drawn for settings that differ only in the "
-                      "tie-break: they play the same games, with the same scores."
-                      if "score" in metrics and "score" not in drawn else "")
-                   + (" Under Challenge 3 a score counts explorers, not their values: its "
-                      "score differences against other games compare different units."
-                      if units else ""), handles)
-    return fig, table
+    return (f"Each point: A minus B, the mean over the same games (common random numbers) "
+            f"of the per-game difference of the seat's tie-split win share (each "
+            f"setting's own tie-break) or score. Bars: "
+            f"{data.interval_text(table['method'])}, not adjusted for multiplicity "
+            f"(Holm-adjusted p-values in the table); {data.n_text(table['n'])} matched "
+            f"per point. Dashed line: no difference."
+            + (" No score difference is drawn for settings that differ only in the "
+               "tie-break: they play the same games, with the same scores."
+               if "score" in metrics and "score" not in drawn else "")
+            + (" Under Challenge 3 a score counts explorers, not their values: its "
+               "score differences against other games compare different units."
+               if units else ""))

@@ -15,7 +15,8 @@ from matplotlib.ticker import FixedLocator, NullFormatter, NullLocator, ScalarFo
 
 from experiments.games import explorers_per_colour
 from experiments.moments import wilson_ci
-from reports.charts import data, style
+import reports.charts.data as data
+import reports.charts.style as style
 
 CAUSE_COLOURS = {"serpent": "#009E73", "shark": "#0072B2", "whale": "#56B4E9",
                  "whirlpool": "#CC79A7", "squid": "#D55E00", "stranded": "#F0E442"}

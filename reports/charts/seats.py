@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports.charts import data, style
+import reports.charts.data as data
+import reports.charts.style as style
 
 WIN_METRICS = {"own": "win_share", "shared": "win_share_shared", "chain": "win_share_chain"}
 RULE_TEXT = {"own": "each setting's own tie-break", "shared": "the shared win (B7.3)",

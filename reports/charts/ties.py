@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports.charts import data, style
+import reports.charts.data as data
+import reports.charts.style as style
 
 STEP_NAMES = {"rescued": "decided by most explorers rescued",
               "value": "decided by higher value rescued (Challenge 3)",

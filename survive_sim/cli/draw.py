@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from . import main
+from .group import main
 from .files import atomic_file, check_extension, check_output, distinct_paths
 from .options import (
     IntRange, FloatRange,
@@ -40,12 +40,12 @@ def load_log_option(path: str) -> dict:
 
 
 def played_log(settings, seed: int, game: int) -> dict:
-    from play.record import game_log
+    from survive_sim.api import replay
 
     from .progress import compile_note
     compile_note("run_games", False)
     try:
-        return game_log(settings, seed, game)
+        return replay(seed, game, settings)
     except RuntimeError as e:
         raise click.ClickException(one_line(e))
 

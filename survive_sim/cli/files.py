@@ -1,7 +1,7 @@
 """Files the commands write and read: never half-written, never left behind.
 
 Every file is written to a temporary name beside its target (``.NAME.*.tmp``), flushed to disk
-and renamed into place only when complete. Any exception removes the temporary file, and so do
+and renamed into place only when complete (``experiments.atomic``). Any exception removes the temporary file, and so do
 Ctrl-C and SIGTERM: ``signals_unwind`` turns both into exceptions, so that the clean-up code
 runs. The per-game table is written chunk by chunk as the games are played (``table_writer``),
 so that its size in memory does not grow with the run.
@@ -21,10 +21,18 @@ import signal
 import tempfile
 import threading
 
+from experiments.atomic import (  # noqa: F401  (atomic_file ...: what the commands import here)
+    ROW_GROUP,
+    ParquetChunks,
+    atomic_file,
+    atomic_path,
+    write_text,
+)
+from experiments.outputs import not_ours_message, replaceable
+
 from .options import bad
 
 OUT_FORMATS = {".parquet": "parquet", ".csv": "csv"}
-ROW_GROUP = 10_000                   # Parquet rows per row group, at least (small chunks merge)
 
 
 # ---------------------------------------------------------------------------- signals
@@ -137,7 +145,6 @@ def check_output(path: str, param: str) -> None:
     """``check_writable``, and the ownership rule (``experiments.outputs.replaceable``): an
     existing file is replaced only when survive-sim wrote it (or it is empty); any other is a
     usage error naming it."""
-    from experiments.outputs import not_ours_message, replaceable
     if os.path.lexists(path) and not replaceable(path):
         bad(not_ours_message(path), param)
     check_writable(path, param)
@@ -160,55 +167,6 @@ def check_writable(path: str, param: str) -> None:
 
 
 # ---------------------------------------------------------------------------- writing
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-@contextlib.contextmanager
-def atomic_file(path: str, mode: str = "wb", **open_args):
-    """An open temporary file beside ``path``; renamed to ``path`` (after flush and fsync)
-    when the block ends normally, removed when it raises anything (Ctrl-C and SIGTERM too)."""
-    directory = os.path.dirname(os.path.abspath(path))
-    tmp = f = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
-                                   suffix=".tmp")
-        f = os.fdopen(fd, mode, **open_args)
-        yield f
-        f.flush()
-        os.fsync(f.fileno())
-        f.close()
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        if f is not None:
-            with contextlib.suppress(Exception):
-                f.close()
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-        raise
-
-
-@contextlib.contextmanager
-def atomic_path(path: str):
-    """A temporary file name beside ``path`` for a writer that wants a name, not a file (an
-    external program); renamed to ``path`` when the block ends normally, removed otherwise."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        yield tmp
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 class _CsvSink:
     def __init__(self, f):
         self.f, self.header = f, True
@@ -222,48 +180,6 @@ class _CsvSink:
 
     def abandon(self) -> None:
         pass
-
-
-class _ParquetSink:
-    """Row groups of one schema, fixed by the first chunk: every chunk of ``records_frame``
-    has the same columns, dtypes and categories, so the file reads back as one write would."""
-
-    def __init__(self, f):
-        self.f, self.schema, self.writer, self.pending, self.rows = f, None, None, [], 0
-
-    def write(self, df) -> None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-        if self.schema is None:
-            table = pa.Table.from_pandas(df, preserve_index=False)
-            self.schema = table.schema
-            self.writer = pq.ParquetWriter(self.f, self.schema)
-        else:
-            table = pa.Table.from_pandas(df, schema=self.schema, preserve_index=False)
-        self.pending.append(table)
-        self.rows += len(df)
-        if self.rows >= ROW_GROUP:
-            self.flush()
-
-    def flush(self) -> None:
-        if self.pending:
-            import pyarrow as pa
-            self.writer.write_table(pa.concat_tables(self.pending))
-            self.pending, self.rows = [], 0
-
-    def close(self) -> None:
-        self.flush()
-        if self.writer is not None:
-            self.writer.close()
-            self.writer = None
-
-    def abandon(self) -> None:
-        """Close without writing what is pending (the file is about to be removed)."""
-        self.pending = []
-        if self.writer is not None:
-            with contextlib.suppress(Exception):
-                self.writer.close()
-            self.writer = None
 
 
 class TableWriter:
@@ -285,18 +201,13 @@ def table_writer(path: str):
     fmt = out_format(path)
     mode, args = ("wb", {}) if fmt == "parquet" else ("w", {"newline": "", "encoding": "utf-8"})
     with atomic_file(path, mode, **args) as f:
-        sink = _ParquetSink(f) if fmt == "parquet" else _CsvSink(f)
+        sink = ParquetChunks(f, ROW_GROUP) if fmt == "parquet" else _CsvSink(f)
         try:
             yield TableWriter(sink)
         except BaseException:
             sink.abandon()                            # the file is removed anyway
             raise
         sink.close()
-
-
-def write_text(path: str, text: str) -> None:
-    with atomic_file(path, "w", encoding="utf-8") as f:
-        f.write(text)
 
 
 # ---------------------------------------------------------------------------- reading

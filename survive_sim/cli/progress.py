@@ -350,9 +350,10 @@ def engine_cached(entry: str = "run_games") -> bool:
     (a git worktree) compiles again: look in this checkout's folder, not any."""
     import glob
 
+    import play
     import simulator
     name = _ENGINE_FILES.get(entry, entry)
-    where = os.path.dirname(os.path.abspath(simulator.__file__))
+    where = os.path.dirname(os.path.abspath(play.__file__))
     try:
         from numba.core.caching import _CacheLocator
         sub = _CacheLocator.get_suitable_cache_subpath(os.path.join(where, "engine.py"))

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from . import main
+from .group import main
 from .options import bad, one_line
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from . import main
+from .group import main
 from .files import (
     atomic_file, atomic_path, check_extension, check_output, distinct_paths, write_text,
 )
@@ -70,11 +70,11 @@ def replay(seed, game, players, strategies, plugins, json_path, html_path, check
                 "--mp4")
 
     from replays.text import format_log
-    from play.record import game_log
+    from survive_sim.api import replay as replay_log
 
     compile_note("run_games", False)          # a replay plays the same compiled game
     try:
-        log = game_log(settings, seed, game)
+        log = replay_log(seed, game, settings)
     except RuntimeError as e:
         raise click.ClickException(one_line(e))
     click.echo(format_log(log))

@@ -6,7 +6,7 @@ import os
 
 import click
 
-from . import main
+from .group import main
 from .options import IntRange, bad, one_line
 
 
@@ -19,13 +19,13 @@ def write(run: str, out: str, quiet: bool = False, games: int | None = None,
           scheduler: str | None = None, workers: int | None = None):
     """Build the report of ``run`` into ``out``; bad input is a usage error (exit 2)."""
     from experiments.runs import RunError
-    from reports.report import build_report
+    from survive_sim.api import Run
 
     from .progress import Progress
     with Progress(title="report", unit="chunk", quiet=quiet) as bar:
         try:
-            return build_report(run, out, log=None if quiet else bar.note, games=games,
-                                scheduler=scheduler, workers=workers, watch=bar)
+            return Run(run).report(out, games=games, workers=workers, scheduler=scheduler,
+                                   log=None if quiet else bar.note, watch=bar)
         except (RunError, ValueError) as e:
             bar.abort()
             bad(one_line(e))

@@ -1,7 +1,7 @@
 """``survive-sim simulate``: play a run, print its summary, optionally save the per-game table.
 
-The games are played, written and summarised one chunk at a time (``play.simulate.
-iter_frames``, ``files.table_writer``, ``experiments.summary.Totals``), so memory stays flat
+The games are played, written and summarised one chunk at a time (``survive_sim.api.
+simulate_chunks``, ``files.table_writer``, ``experiments.summary.Totals``), so memory stays flat
 whatever ``--games`` is: the whole table is never held, with or without ``--out``. A chunk
 costs about ``GAME_BYTES`` per game while it is in memory, so the chunk played at a time is
 ``effective_chunk``: ``--chunk``, but at most ``MAX_CHUNK`` games and at most what fits in half
@@ -16,7 +16,7 @@ import time
 
 import click
 
-from . import main
+from .group import main
 from .files import check_output, distinct_paths, out_format, table_writer
 from .options import (
     IntRange,
@@ -111,7 +111,8 @@ def simulate(players, games, seed, strategies, plugins, out, first, threads, chu
 
     from experiments.summary import Totals, format_summary
     from experiments.tables import run_header
-    from play.simulate import iter_frames, numba_threads, run_records
+    from play.simulate import numba_threads, run_records
+    from survive_sim.api import simulate_chunks
 
     compile_note("run_games", no_progress)
     totals = Totals()
@@ -122,8 +123,8 @@ def simulate(players, games, seed, strategies, plugins, out, first, threads, chu
             run_records(settings, seed, first, 1)          # load or compile, start the threads
         with Progress(games, "game", "simulate", quiet=no_progress) as bar, \
                 (table_writer(out) if out is not None else contextlib.nullcontext()) as writer:
-            frames = iter_frames(settings, games, seed, first=first, threads=threads,
-                                 chunk=chunk)
+            frames = simulate_chunks(games, seed=seed, settings=settings, first=first,
+                                     threads=threads, chunk=chunk)
             while True:
                 t0 = time.perf_counter()
                 part = next(frames, None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from . import main
+from .group import main
 from .files import check_output, write_text
 from .options import IntRange, FloatRange, bad
 from .report import analysis_options

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from . import main
+from .group import main
 from .options import load_plugins_option, plugin_option
 
 

@@ -6,10 +6,9 @@ import os
 
 import click
 
-from . import main
+from .group import main
 from .options import IntRange, bad, one_line
 
-SETTLE_CAP = 200_000            # --until-settled's default --max-games
 
 
 def _not_a_study_folder(out: str) -> str | None:
@@ -64,6 +63,7 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
     its report into DIR/report, and print where the report is and the verdict table. With
     --until-settled it plays until every verdict is settled (re-running resumes it too)."""
     from experiments import spec as specs
+    from survive_sim.api import SETTLE_CAP, study_folder
     studies = specs.shipped()
     if list_:
         for key, path in studies.items():
@@ -88,10 +88,7 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
         if games is not None and games > max_games:
             bad(f"--games {games:,} (the first round) is more than --max-games {max_games:,}",
                 "--games")
-        default = f"{name}-settled" + (f"-{max_games}" if max_games != SETTLE_CAP else "")
-    else:
-        default = name if games is None else f"{name}-{games}"
-    out = out or os.path.join("studies", default)
+    out = out or str(study_folder(name, games, until_settled, max_games or SETTLE_CAP))
     if os.path.exists(out) and not os.path.isdir(out):
         bad(f"{out} is a file; --out needs a folder", "--out")
     problem = _not_a_study_folder(out)

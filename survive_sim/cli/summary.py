@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import click
 
-from . import main
+from .group import main
 from .files import out_format, read_table
 from .options import bad, one_line, tiebreak_option
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from . import main
+from .group import main
 from .options import INT32_MAX, IntRange, bad, load_plugins_option, one_line, plugin_option
 
 GRID_HELP = ("With SPEC the grid is the file's; without it the options below give it (each a "
@@ -252,11 +252,11 @@ def play(spec, out, force_new, threads, scheduler, workers, no_progress, progres
     import contextlib
 
     from experiments.runs import RunError
-    from experiments.sweep import run_sweep
+    from survive_sim import api
 
     from .progress import Progress, compile_note, load_engine
     p = progress if progress is not None else Progress(quiet=no_progress)
-    p.finish()                 # no phase (silent) while run_sweep checks the folder and the
+    p.finish()                 # no phase (silent) while the sweep checks the folder and the
     p.title = title or f"sweep {spec.name}"       # scheduler: bad input stays one line
 
     def started(done, total):
@@ -272,10 +272,10 @@ def play(spec, out, force_new, threads, scheduler, workers, no_progress, progres
 
     with (p if progress is None else contextlib.nullcontext()), _Signals() as sig:
         try:
-            outcome = run_sweep(spec, out, force_new=force_new, threads=threads,
+            outcome = api.sweep(spec, out, force_new=force_new, threads=threads,
                                 scheduler=scheduler, workers=workers, watch=p,
                                 setting_done=setting_done, started=started,
-                                stop=lambda: sig.got is not None)
+                                stop=lambda: sig.got is not None).outcome
         except RunError as e:
             bad(str(e))
         except RuntimeError as e:                             # an engine error names the game

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from . import main
+from .group import main
 from .options import (
     IntRange, FloatRange,
     INDEX_MAX,
@@ -82,8 +82,9 @@ def tournament(strategies, players, games, out, seed, threads, batch, alpha, bet
     every seat rotation, on the same games) and write the standings: win share (ties split)
     and mean score with 95% intervals and n, head to head, and openskill PlackettLuce ratings.
     Stops when an SPRT settles every pair adjacent in the rating order, or at --games."""
-    from experiments.tournament import TournamentError, load_plugins, split_names
-    from experiments.tournament_out import check_inputs_outside
+    from experiments.tournament import (
+        TournamentError, check_inputs_outside, load_plugins, split_names,
+    )
     try:
         check_inputs_outside(out, plugins)
         load_plugins(plugins)       # before the names are checked: they may use them
@@ -92,8 +93,7 @@ def tournament(strategies, players, games, out, seed, threads, batch, alpha, bet
     t = _tournament(split_names(strategies), players, games, seed, batch, alpha, beta, delta,
                     not no_stop, rules)
 
-    from experiments.tournament import check_memory, play
-    from experiments.tournament_out import Folder, identity, text
+    from experiments.tournament import Folder, check_memory, identity, play, text
     try:
         check_memory(t)                             # before any game: one batch must fit
         folder = Folder(out, force, identity(t, plugins), plugins)

@@ -2,9 +2,12 @@
 games, and measure the result on held-out games (``experiments.tune``)."""
 from __future__ import annotations
 
+import json
+import os
+
 import click
 
-from . import main
+from .group import main
 from .options import IntRange, INDEX_MAX, bad, load_plugins_option, one_line, plugin_option
 
 
@@ -49,16 +52,14 @@ def tune(strategy, against, budget, players, games, popsize, params, holdout, se
     ranges; then play the best and the start on the same held-out games and report both win
     shares and the paired gain with 95% intervals. Memory does not grow with --games or
     --holdout (the games are played and counted 10,000 indices at a time)."""
-    import json
-    import os
-
+    from experiments.atomic import write_text
     from experiments.tune import (
         FORMAT, TuneError, TuneState, Tuning, identity, result_doc, result_from, summary,
     )
     from experiments.tune import tune as run
     from strategies.registry import split_specs
 
-    from .files import atomic_file, check_writable
+    from .files import check_writable
     from .progress import Progress, compile_note, load_engine
     if out is not None:                 # paths only: before the plug-ins are compiled
         check_writable(out, "--out")
@@ -118,8 +119,7 @@ def tune(strategy, against, budget, players, games, popsize, params, holdout, se
                         click.echo(f"resuming: {len(state.generations)} generation(s) saved "
                                    f"in {state.folder.name} by an interrupted run", err=True)
                     result = run(t, threads, watch=bar, state=state)
-                    with atomic_file(out, "w", encoding="utf-8") as f:
-                        json.dump(result_doc(result, ident), f, indent=1)
+                    write_text(out, json.dumps(result_doc(result, ident), indent=1))
                     state.remove()
     except RuntimeError as e:
         raise click.ClickException(one_line(e))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from . import main
+from .group import main
 from .files import check_output, distinct_paths, write_text
 from .options import bad
 

@@ -1,6 +1,6 @@
-"""A tournament's folder and text: written whole or not at all, resumable.
+"""A tournament's folder: written whole or not at all, resumable.
 
-The folder is built in a hidden sibling (``.NAME.tmp-XXXX``) while the games are played --
+The folder is built in a hidden sibling (``.NAME.tmp-XXXX``, ``experiments.atomic``) while the games are played --
 ``games.parquet`` grows batch by batch there -- and renamed into place only when every file is
 complete and synced. An existing folder is refused unless it is empty, or holds an earlier
 tournament (its ``tournament.json``) and ``force`` is given and every file in it is one a
@@ -20,21 +20,25 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import shutil
-import tempfile
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
 
-from .state_files import (LOCK, StateLock, _fsync, _plain, _sync_tree,  # noqa: F401
-                          atomic_write, read_json, write_json)
-from .tournament import Result, TournamentError
-from .tournament_text import markdown, text  # noqa: F401  (text: for the command line)
+import simulator
+from play import engine as E
+from strategies.plugins import source_hash
+
+from ..atomic import ParquetChunks, atomic_file, build_folder, fsync_tree, replace_folder
+from ..runs import versions
+from ..state_files import LOCK, StateLock, _plain, read_json, write_json
+from .design import TournamentError
+from .run import Result
+from .text import markdown
 
 FORMAT = "survive-sim-tournament/1"
 MARKER = "tournament.json"
-ROW_GROUP = 10_000
 
 
 # ---------------------------------------------------------------------------- the target
@@ -48,10 +52,6 @@ def identity(t, plugins=()) -> dict:
     """What decides a tournament's results: its options (``Tournament.to_dict``: strategies,
     players, games, seed, batch, SPRT, stop, line-ups, rules), the plug-in sources, the engine
     sources and the package version. Thread count and progress do not."""
-    import simulator
-    from importlib.metadata import PackageNotFoundError, version
-
-    from strategies.plugins import source_hash
     try:
         package = version("survive-sim")
     except PackageNotFoundError:
@@ -164,10 +164,6 @@ def _tournament_meta(path: Path) -> dict | None:
     return meta if ok else None
 
 
-def _is_tournament(path: Path) -> bool:
-    return _tournament_meta(path) is not None
-
-
 def _finished_identity(meta: dict) -> dict:
     return {"tournament": meta.get("tournament"), "plugins": meta.get("plugins", {}),
             "engine": meta.get("source_hash"),
@@ -197,10 +193,7 @@ class Folder:
         if self.state != "complete" and ident is not None:
             self.old = self._check_partial(force)
         self.tmp: Path | None = None
-        self.writer = None
-        self.schema = None
-        self.pending: list = []
-        self.rows = 0
+        self.writer: ParquetChunks | None = None
         self.finished = False
         self._lock = None
 
@@ -273,8 +266,7 @@ class Folder:
             if self.old is None:
                 write_json(self.partial / STATE, {"format": PARTIAL_FORMAT,
                                                   "identity": self.ident})
-            self.tmp = Path(tempfile.mkdtemp(prefix=f".{self.path.name}.tmp-",
-                                             dir=self.path.parent))
+            self.tmp = build_folder(self.path)
         except OSError as e:
             self._unlock()
             raise TournamentError(f"cannot write in {self.path.parent}: {e.strerror or e}",
@@ -282,9 +274,6 @@ class Folder:
         except BaseException:
             self._unlock()
             raise
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(self.tmp, 0o777 & ~mask)
         return self
 
     def _unlock(self) -> None:
@@ -309,7 +298,6 @@ class Folder:
                 records = [z[f"lineup{i}"] for i in range(n)]
         except Exception:                       # unreadable: play it again
             return None
-        from play import engine as E
         if meta != {"first": first, "count": count, "lineups": n} or \
                 (self.ident is not None and n != len(self.ident["tournament"]["lineups"])) or \
                 any(r.shape != (count, E.REC_W) or r.dtype != np.int32 for r in records):
@@ -321,30 +309,16 @@ class Folder:
     def save(self, k: int, first: int, count: int, records) -> None:
         meta = json.dumps({"first": first, "count": count, "lineups": len(records)})
         arrays = {f"lineup{i}": r for i, r in enumerate(records)}
-        atomic_write(self._batch_path(k), lambda f: np.savez(f, meta=np.array(meta), **arrays))
+        with atomic_file(self._batch_path(k)) as f:
+            np.savez(f, meta=np.array(meta), **arrays)
 
     def write_games(self, frame) -> None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-        if self.schema is None:
-            table = pa.Table.from_pandas(frame, preserve_index=False)
-            self.schema = table.schema
-            self.writer = pq.ParquetWriter(self.tmp / "games.parquet", self.schema)
-        else:
-            table = pa.Table.from_pandas(frame, schema=self.schema, preserve_index=False)
-        self.pending.append(table)
-        self.rows += len(frame)
-        if self.rows >= ROW_GROUP:
-            self._flush()
-
-    def _flush(self) -> None:
-        if self.pending:
-            import pyarrow as pa
-            self.writer.write_table(pa.concat_tables(self.pending))
-            self.pending, self.rows = [], 0
+        """A batch's rows of ``games.parquet`` (``play``'s ``on_batch``)."""
+        if self.writer is None:
+            self.writer = ParquetChunks(self.tmp / "games.parquet")
+        self.writer.write(frame)
 
     def finish(self, result: Result) -> None:
-        self._flush()
         if self.writer is not None:
             self.writer.close()
             self.writer = None
@@ -380,25 +354,14 @@ class Folder:
                 raise TournamentError("the tournament folder was not finished")
             return False
         try:
-            _sync_tree(self.tmp)
-            if self.replace:
-                if self.path.exists() and os.listdir(self.path):
-                    foreign = [p.name for p in self.path.iterdir() if p.name not in OWN_FILES]
-                    if foreign:                 # put there while the games were played
-                        raise TournamentError(f"{self.path} now holds {foreign[0]!r}, which a "
-                                              f"tournament does not write; it is left as it "
-                                              f"was: move the file out and run again", "--out")
-                old = self.path.parent / f".{self.path.name}.old-{secrets.token_hex(4)}"
-                os.rename(self.path, old)
-                try:
-                    os.rename(self.tmp, self.path)
-                except BaseException:
-                    os.rename(old, self.path)
-                    raise
-                shutil.rmtree(old, ignore_errors=True)
-            else:
-                os.rename(self.tmp, self.path)   # over an empty folder, or a new name
-            _fsync(self.path.parent)
+            fsync_tree(self.tmp)
+            if self.replace and self.path.exists():
+                foreign = [p.name for p in self.path.iterdir() if p.name not in OWN_FILES]
+                if foreign:                     # put there while the games were played
+                    raise TournamentError(f"{self.path} now holds {foreign[0]!r}, which a "
+                                          f"tournament does not write; it is left as it "
+                                          f"was: move the file out and run again", "--out")
+            replace_folder(self.tmp, self.path, replace=self.replace)
         except BaseException:
             self._abandon()
             raise
@@ -408,8 +371,7 @@ class Folder:
         """Remove the temporary folder (an error, Ctrl-C or SIGTERM); the saved batches stay
         in ``.NAME.partial`` for the next run."""
         if self.writer is not None:
-            with contextlib.suppress(Exception):
-                self.writer.close()
+            self.writer.abandon()
             self.writer = None
         if self.tmp is not None:
             shutil.rmtree(self.tmp, ignore_errors=True)
@@ -428,11 +390,6 @@ STOP_RULE = ("Wald SPRT after each batch on every pair adjacent in the rating or
 
 
 def manifest(result: Result) -> dict:
-    from importlib.metadata import PackageNotFoundError, version
-
-    import simulator
-
-    from .runs import versions
     t = result.tournament
     v = versions()
     try:

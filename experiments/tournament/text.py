@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import math
 
-from .tournament import Result, lineup_label
+from ..summary import align
+from .design import lineup_label
+from .run import Result
+
 
 def _pct(x) -> str:
     return "nan" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
@@ -50,7 +53,6 @@ def _notes(result: Result) -> str:
 
 def text(result: Result) -> str:
     """The printed result: the line-up and stop statement, standings, head to head."""
-    from .summary import align
     lines = _intro(result) + [""]
     lines += align(*_standing_rows(result), right={0, 2})
     lines += [_notes(result), "", ("head to head: share of games where the row finished "

@@ -1,41 +1,19 @@
-"""A strategy tournament: every strategy in every seat, on common games, until the order is known.
-
-Line-ups (TAG's round-robin design): with K strategies and P players, every combination of P
-strategies (K >= P) or the list repeated cyclically to fill the table (K < P: A,B -> A,B,A,B),
-each in all P seat rotations, identical line-ups once. Game index ``g`` of the tournament is
-engine game ``g`` (seed ``seed``) in every line-up, so the line-ups of one index share their tile
-layout and dice streams (common random numbers): seat and layout luck cancel across rotations.
-
-Games are played in batches of ``batch`` game indices (each index played by every line-up).
-After each batch a Wald SPRT on every pair adjacent in the current rating order decides whether
-that order is settled (``tournament_stats.sprt``); the tournament stops when every adjacent
-pair is settled, or at ``games`` indices (or plays all of them with ``stop=False``). Everything
-is a pure function of (seed, game indices, line-ups, rules): thread count and batch size change
-nothing but where the stop check falls.
-
-2 players are played as the rules seat them, A,B,A,B (B4.5): a strategy is a *player's*, its two
-seats play it, and standings use the player's summed keys. Each entry is written in its one
-spelling (``spelling``: parameters at their defaults dropped, the rest in declared order), so
-``greedy`` and ``greedy:risk=1`` are one strategy and naming both is refused; results are
-labelled by that spelling.
-
-Resumable (``play(..., store=...)``, ``tournament_out.Folder``): each batch's engine records are
-saved as it is played, and a later run of the same tournament reads them back instead of
-playing them; everything after the engine is recomputed from them, so the result is equal.
-"""
+"""What a tournament plays: its strategies (each in one spelling), its line-ups, its options,
+and whether a batch of it fits in memory (``Tournament``; the package's docstring says how it
+is played)."""
 from __future__ import annotations
 
 import itertools
-import time
-from collections.abc import Callable
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from play.settings import Settings
+from strategies.plugins import load_plugins as _load_plugins
+from strategies.registry import StrategyError, canonical, split_specs
 
-from . import tournament_stats as TS
-from .tournament_stats import LINEUP_SEP
+from .stats import LINEUP_SEP
 
 
 class TournamentError(ValueError):
@@ -50,10 +28,8 @@ def load_plugins(paths) -> None:
     """Load user strategy plug-ins (``--plugin FILE``) before the names are checked."""
     if not paths:
         return
-    from strategies.plugins import load_plugins as load
-    from strategies.registry import StrategyError
     try:
-        load(paths)
+        _load_plugins(paths)
     except StrategyError as e:
         raise TournamentError(str(e), "--plugin") from None
 
@@ -63,7 +39,6 @@ def split_names(text: str) -> tuple[str, ...]:
     """``"random,greedy:risk=2.0,greed=0.5"`` -> ``("random", "greedy:risk=2.0,greed=0.5")``
     (``strategies.registry.split_specs``: a ``key=value`` part continues the previous name's
     parameters, so parameterised names need no quoting)."""
-    from strategies.registry import split_specs
     return tuple(split_specs(text))
 
 
@@ -94,7 +69,6 @@ def spelling(spec: str) -> str:
     their defaults, in declared order (``strategies.registry.canonical``), each value written
     so that it reads back as the same number (``greedy:greed=0.5,risk=1`` -> ``greedy:greed=0.5``
     when risk's default is 1). A name the registry does not know raises ``TournamentError``."""
-    from strategies.registry import StrategyError, canonical
     try:
         return canonical(spec)
     except StrategyError as e:
@@ -133,7 +107,6 @@ def available_memory() -> int | None:
     except (OSError, ValueError, IndexError):
         pass
     try:
-        import os
         return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
         return None
@@ -240,101 +213,3 @@ class Tournament:
                 "games": self.games, "seed": self.seed, "batch": self.batch,
                 "alpha": self.alpha, "beta": self.beta, "delta": self.delta, "stop": self.stop,
                 "lineups": [list(lu) for lu in self.lineups], "rules": base}
-
-
-@dataclass
-class Result:
-    """A played tournament: the per-game arrays, the tables and the stop outcome."""
-    tournament: Tournament
-    games: TS.Games
-    standings: object                   # pandas DataFrame (``tournament_stats.standings``)
-    head_to_head: object                # pandas DataFrame
-    ratings: TS.Ratings
-    stop: TS.StopCheck
-    batches: list[dict]
-    seconds_playing: float = 0.0
-    seconds: float = 0.0
-
-    @property
-    def indices_played(self) -> int:
-        return self.games.indices
-
-    @property
-    def games_played(self) -> int:
-        return self.games.n
-
-    def statement(self) -> str:
-        return self.stop.statement(self.indices_played, self.games_played,
-                                   self.tournament.stop, self.tournament.games)
-
-
-# ---------------------------------------------------------------------------- playing
-def play(t: Tournament, threads: int | None = None,
-         on_batch: Callable[[object], None] | None = None,
-         progress: Callable[[int], None] | None = None, watch=None, store=None) -> Result:
-    """Play ``t`` batch by batch and return its ``Result``.
-
-    ``on_batch(frame)`` receives each batch's per-game table (``games_frame``: rows in game
-    index, then line-up order) as it is played; ``progress(n)`` the games just played;
-    ``watch`` (``experiments.watch``) the phases: playing (every game the limit allows; the
-    phase is renamed per batch, with the SPRT's state), then the standings. An engine error
-    raises ``RuntimeError`` naming the game.
-
-    ``store`` (``tournament_out.Folder``) makes it resumable: ``store.load(k, first, count)``
-    gives batch ``k``'s engine records saved by an earlier, interrupted run (or None: play
-    it), ``store.save(k, first, count, records)`` keeps a batch just played. Everything after
-    the engine -- tables, ratings, the stop check -- is recomputed from the records in the same
-    order, so a resumed tournament equals an uninterrupted one."""
-    from play.simulate import numba_threads, records_frame, run_records
-
-    from .watch import watching
-
-    started = time.perf_counter()
-    settings, lus = t.settings, t.lineups
-    blocks: list[TS.Games] = []
-    pairs = TS.PairUnits()
-    ratings = TS.Ratings(t.strategies)
-    batches: list[dict] = []
-    playing = 0.0
-    check = None
-    w = watching(watch, progress)
-    w.begin("playing", t.games * len(lus))
-    most = -(-t.games // t.batch)
-    for first in range(0, t.games, t.batch):
-        count = min(t.batch, t.games - first)
-        at = f"batch {len(batches) + 1} of at most {most}"
-        if check is not None:
-            at += (f" ({sum(p['settled'] for p in check.pairs)} of {len(check.pairs)} adjacent "
-                   f"pairs settled)")
-        w.phase = f"{at}: playing"
-        k = len(batches)
-        records = store.load(k, first, count) if store is not None else None
-        if records is None:
-            t0 = time.perf_counter()
-            with numba_threads(threads):
-                records = [run_records(s, t.seed, first, count) for s in settings]
-            playing += time.perf_counter() - t0
-            if store is not None:
-                store.save(k, first, count, records)
-        w.phase = f"{at}: rating"
-        frames = [records_frame(r, s, t.seed, first) for r, s in zip(records, settings)]
-        block = TS.Games.from_frames(frames, t.strategies, lus, settings[0])
-        blocks.append(block)
-        pairs.add(block)
-        ratings.feed(block)
-        if on_batch is not None:
-            on_batch(TS.games_frame(frames, block, t.strategies, lus))
-        w.update(count * len(lus))
-        check = TS.stop_check(pairs, ratings, t.alpha, t.beta, t.delta)
-        batches.append({"batch": len(batches), "first": first, "indices": count,
-                        "games": count * len(lus), "indices_so_far": first + count,
-                        "settled": check.settled, "order": list(check.order),
-                        "unsettled": [f"{a} vs {b}" for a, b in check.unsettled]})
-        if t.stop and check.settled:
-            break
-    w.begin("standings and head to head")
-    games = TS.Games.concat(blocks)
-    return Result(tournament=t, games=games, standings=TS.standings(games, ratings),
-                  head_to_head=TS.head_to_head(games), ratings=ratings, stop=check,
-                  batches=batches, seconds_playing=playing,
-                  seconds=time.perf_counter() - started)

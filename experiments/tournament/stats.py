@@ -43,11 +43,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from openskill.models import PlackettLuce
 
 from simulator.scoring import decide
 
-from .games import score_bound
-from .moments import bounded_mean_ci
+from ..games import player_scores, score_bound
+from ..moments import bounded_mean_ci
 
 KEYS = ("score", "rescued", "rescued_value", "turns")
 LINEUP_SEP = " | "                  # names may hold commas (``greedy:risk=2.0,greed=0.5``)
@@ -93,7 +94,6 @@ class Games:
     def from_frames(cls, frames, strategies, lineups, settings) -> Games:
         """One batch: ``frames[l]`` is line-up ``l``'s ``records_frame`` of the same game
         indices; rows come out in (game index, line-up) order."""
-        from .games import player_scores
         p = settings.players
         per = {k: [] for k in KEYS}
         for df in frames:
@@ -160,7 +160,6 @@ class Ratings:
     """PlackettLuce ratings, fed one batch at a time in the tournament's game order."""
 
     def __init__(self, strategies):
-        from openskill.models import PlackettLuce
         self.model = PlackettLuce(tau=0.0)            # fixed programs: no skill drift
         self.strategies = tuple(strategies)
         self.current = [self.model.rating(name=s) for s in self.strategies]

@@ -1,0 +1,50 @@
+"""survive-sim: the reference balance simulator for *Survive: Escape from Atlantis!*.
+
+The public Python API (docs/python.md); the command line (``survive_sim.cli``) calls the same
+layers. In a notebook::
+
+    import survive_sim as ss
+
+    games = ss.simulate(10_000, players=5, strategies="greedy", seed=1)   # a DataFrame
+    run = ss.sweep("five-six", "runs/five-six", games=2_000)              # a Run folder
+    run.stats()                                  # tidy statistics with intervals and n
+    fig, table = run.chart("seat_win_share", challenges="none", tiebreak="chain")
+    study = ss.study("five-six", games=2_000)
+    study.verdicts                               # the verdicts, a DataFrame
+    study.report()                               # the report page
+    log = ss.replay(seed=1, game=7, settings=ss.settings(5, "greedy"))
+    svg = ss.draw(log, event=40)
+
+* ``settings`` / ``Settings`` -- one table's players, strategies, boats and rules;
+* ``simulate`` / ``simulate_chunks`` -- games as a per-game table;
+* ``spec``, ``sweep`` -> ``Run`` -- run folders: ``.table``, ``.chunks``, ``.stats``,
+  ``.verdicts``, ``.chart``, ``.report``;
+* ``studies``, ``study`` -> ``Study`` -- ``.verdicts``, ``.report``;
+* ``tournament`` -- strategies ranked, stopped by an SPRT;
+* ``replay`` -> a log, ``draw`` -> a picture of it.
+
+The names load on first use (``__getattr__``): the CLI imports this package on every call,
+and ``survive-sim --help`` must not wait for pandas and the engine.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+__all__ = ["CHARTS", "Run", "Settings", "Study", "draw", "replay", "settings", "simulate",
+           "simulate_chunks", "spec", "studies", "study", "sweep", "tournament"]
+
+if TYPE_CHECKING:                                   # for type checkers and editors
+    from .api import (CHARTS, Run, Settings, Study, draw, replay, settings, simulate,
+                      simulate_chunks, spec, studies, study, sweep, tournament)
+
+
+def __getattr__(name: str):
+    if name in __all__:
+        # start-up time: the API pulls in pandas, pyarrow and the compiled engine
+        from . import api
+        return getattr(api, name)
+    raise AttributeError(f"module 'survive_sim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
