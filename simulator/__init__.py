@@ -9,12 +9,13 @@ running an old rule (see the numba notes in the README).
 import hashlib
 import os
 import sys
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-def _source_hash() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+from .sources import compiled_files     # standard library only: numba is not imported yet
 
-    from .sources import compiled_files
+
+def _source_hash() -> str:
     root = Path(__file__).resolve().parent
     h = hashlib.sha256()
     files = compiled_files(root.parent) + [root / "data" / "board.json"]
