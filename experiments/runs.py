@@ -83,13 +83,6 @@ def chunk_name(label: str, k: int) -> str:
     return f"{label}.c{k:06d}.parquet"
 
 
-def _atomic(path: Path, write) -> None:
-    """``write(binary file)`` into ``atomic.atomic_file(path)`` (the name ``experiments.looks``
-    calls)."""
-    with atomic_file(path) as f:
-        write(f)
-
-
 def write_chunk(path: Path, table, meta: dict) -> None:
     """One chunk's Arrow table, its identity in the Parquet footer, page checksums on. zstd
     (a quarter smaller than snappy here, at the same speed); statistics for ``game`` only

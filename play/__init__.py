@@ -1,7 +1,10 @@
 """What plays: the game loop and what feeds it, above the rules core and the strategies.
 
-* ``engine``   -- the compiled game loop; it calls the strategies' compiled switch and the
-  plug-in seats' first-class functions, both handed to it from ``strategies.dispatch``;
+* ``engine``   -- the compiled game loop and its entry points; it calls the strategies'
+  compiled switch and the plug-in seats' first-class functions, both handed to it from
+  ``strategies.dispatch``. Under it, compiled with it: ``layout`` (the settings vector, event
+  log and record the engine shares with Python), ``decisions`` (asking a seat, logging an
+  event), ``setup`` (B4), ``reactions`` (what an action sets off), ``steps`` (the turn, B5);
 * ``settings`` -- ``Settings``: one table's players, strategies, boats and rules;
 * ``simulate`` -- games played in chunks and returned as a pandas table, one row per game;
 * ``record``   -- one game played again with its event log, written as a replay log

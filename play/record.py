@@ -7,10 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import engine as E
 from simulator.board import HEX_RC, ISLAND_HEXES, ISLE0, N_HEX, TERRAIN_NAMES
-from .settings import Settings
-from .simulate import engine_args, engine_call, engine_error, records_frame
 from simulator.state import (
     BACK_NAMES,
     BOAT_HEX,
@@ -18,9 +15,9 @@ from simulator.state import (
     BOAT_P,
     CR_HEX,
     CR_SLOTS,
-    END_NAMES,
     DOL_PROT,
     DOLPHIN,
+    END_NAMES,
     EX_AT,
     EX_FATE,
     EX_LOC,
@@ -50,13 +47,18 @@ from simulator.state import (
     WHALE,
 )
 
+from . import engine as E
+from .layout import EV_NAMES, EV_W, REC_W
+from .settings import Settings
+from .simulate import engine_args, engine_call, engine_error, records_frame
+
 FORMAT = "survive-sim-log/2"      # 2: a squid event lists every whale it removed (X7.4)
 MAX_EVENTS = 6000
 
 
 def play_logged(settings: Settings, seed: int, game: int):
     """Run the game with logging: (event rows, state after each event, final state)."""
-    ev = np.zeros((MAX_EVENTS, E.EV_W), np.int32)
+    ev = np.zeros((MAX_EVENTS, EV_W), np.int32)
     snaps = np.zeros((MAX_EVENTS, STATE_SIZE), np.int32)
     S = np.zeros(STATE_SIZE, np.int32)
     n, err, kind, seat = engine_call(settings, E.replay_game, *engine_args(settings),
@@ -94,7 +96,7 @@ def _path(row, start: int) -> list[int]:
 
 
 def _event(i: int, row: np.ndarray, before: np.ndarray, after: np.ndarray, seats: int) -> dict:
-    kind = E.EV_NAMES[row[0]]
+    kind = EV_NAMES[row[0]]
     a, b, c, d, e, f, g = (int(x) for x in row[3:10])
     out = {"i": i, "type": kind, "seat": int(row[1]), "turn": int(row[2])}
     if kind == "place_explorer":
@@ -160,7 +162,7 @@ def game_log(settings: Settings, seed: int, game: int) -> dict:
                  for e in range(MAX_EX) if first[EX_LOC + e] != L_OFF]
     events = [_event(i, ev[i], snaps[i - 1] if i else first, snaps[i], settings.seats)
               for i in range(len(ev))]
-    row = np.empty((1, E.REC_W), np.int32)
+    row = np.empty((1, REC_W), np.int32)
     E.write_record(S, row[0])
     record = {k: _plain(v) for k, v in records_frame(row, settings, seed, game).iloc[0].items()}
     return {"format": FORMAT, "seed": seed, "game": game, "settings": settings.as_dict(),

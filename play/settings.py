@@ -13,7 +13,11 @@ import numbers
 import re
 from dataclasses import dataclass
 
+import numpy as np
+
 from simulator.scoring import TIEBREAKS
+from strategies.api import PAR_W
+from strategies.registry import StrategyError, canonical, listed_names, param_row, split_specs
 
 SUPPORTED_PLAYERS = (2, 3, 4, 5, 6)
 CHALLENGES = (1, 2, 3, 4, 5, 6)                          # X2.1-X2.4, X5 (= dolphins), X6
@@ -41,7 +45,6 @@ def _is_int(value) -> bool:
 
 def _is_flag(value) -> bool:
     """True or False (Python's or numpy's bool, or the integers 0 and 1)."""
-    import numpy as np
     return isinstance(value, (bool, np.bool_)) or (_is_int(value) and value in (0, 1))
 
 
@@ -54,7 +57,6 @@ def seats_for(players: int) -> int:
 def canonical_strategy(spec: str) -> str:
     """A seat's ``name[:key=value,...]`` in the registry's one spelling (``strategies.registry``);
     an unknown name or parameter is a ``SettingsError`` that lists what exists."""
-    from strategies.registry import StrategyError, canonical
     try:
         return canonical(spec)
     except StrategyError as e:
@@ -64,7 +66,6 @@ def canonical_strategy(spec: str) -> str:
 def parse_strategies(text: str) -> tuple[str, ...]:
     """``"greedy:risk=2,greed=0.5,random"`` -> ``("greedy:risk=2,greed=0.5", "random")``: one
     strategy per seat (or per player, or one), each checked against the registry."""
-    from strategies.registry import listed_names, split_specs
     if not text.strip():
         raise SettingsError(f"no strategy given; accepted: {', '.join(listed_names())} (one "
                             f"name for every seat, or a comma-separated list)", "--strategies")
@@ -223,6 +224,8 @@ class Settings:
     def strategy_ids(self) -> tuple[int, ...]:
         """The integer the compiled switch tests, per seat (``registry.PLUGIN_CODE`` for a
         plug-in seat, which the engine calls through ``strategy_functions``)."""
+        # strategies.dispatch loads numba and every strategy: +0.6-0.8 s measured on importing
+        # this module, which readers of tables and sweep specs that never play would pay
         from strategies.dispatch import strategy_code
         return tuple(strategy_code(s) for s in self.strategies)
 
@@ -230,10 +233,6 @@ class Settings:
     def strategy_params(self):
         """(6 x ``PAR_W``) float64: each seat's parameters, defaults filled in (zeros for
         absent seats)."""
-        import numpy as np
-
-        from strategies.api import PAR_W
-        from strategies.registry import param_row
         par = np.zeros((6, PAR_W), np.float64)
         for seat, spec in enumerate(self.strategies):
             par[seat] = param_row(spec)
@@ -243,7 +242,7 @@ class Settings:
     def strategy_functions(self) -> tuple:
         """The six first-class functions the engine takes (plug-in seats; see
         ``strategies.dispatch.seat_functions``)."""
-        from strategies.dispatch import seat_functions
+        from strategies.dispatch import seat_functions  # numba: see ``strategy_ids``
         return seat_functions(self.strategies)
 
     # ------------------------------------------------------------------------ plain dicts

@@ -17,28 +17,50 @@ import numba
 import numpy as np
 import pandas as pd
 
-from . import engine as E
 from simulator.errors import PluginError
 from simulator.scoring import STEPS, TIEBREAKS, decide
-from .settings import Settings
-from simulator.state import BACK_NAMES, END_NAMES, MAX_SEATS
+from simulator.state import BACK_NAMES, DECISION_NAMES, END_NAMES, MAX_SEATS
+from strategies import seat_call
+from strategies.registry import builtins, parse_spec
+from strategies.seat_call import W_KIND, W_RAISED_KIND, W_RAISED_SEAT, W_SEAT
 
-SEAT_COLUMNS = E.REC_SEAT
+from . import engine as E
+from .layout import (
+    ERR_PLUGIN_CHOICE,
+    R_BACKS,
+    R_SEAT0,
+    REC_GAME,
+    REC_SEAT,
+    REC_W,
+    ST_BOATS,
+    ST_CHALLENGES,
+    ST_LAGOON_SEA,
+    ST_MAX_TURNS,
+    ST_MUST_MOVE,
+    ST_PLAYERS,
+    ST_SEATS,
+    ST_SIDS,
+    ST_SIZE,
+    ST_SQUID,
+)
+from .settings import Settings
+
+SEAT_COLUMNS = REC_SEAT
 BACK_COLUMNS = tuple(f"back_{b}" for b in BACK_NAMES)
 
 
 def settings_vector(s: Settings) -> np.ndarray:
-    """The int64 settings vector the compiled core reads (``engine.ST_*``)."""
-    st = np.zeros(E.ST_SIZE, np.int64)
-    st[E.ST_PLAYERS] = s.players
-    st[E.ST_SEATS] = s.seats
-    st[E.ST_LAGOON_SEA] = int(s.lagoon_is_sea)
-    st[E.ST_MUST_MOVE] = int(s.creatures_must_move)
-    st[E.ST_MAX_TURNS] = s.max_turns
-    st[E.ST_CHALLENGES] = s.challenge_bits
-    st[E.ST_SQUID] = s.squid_mode
-    st[E.ST_BOATS:E.ST_BOATS + s.seats] = s.boats
-    st[E.ST_SIDS:E.ST_SIDS + s.seats] = s.strategy_ids
+    """The int64 settings vector the compiled core reads (``layout.ST_*``)."""
+    st = np.zeros(ST_SIZE, np.int64)
+    st[ST_PLAYERS] = s.players
+    st[ST_SEATS] = s.seats
+    st[ST_LAGOON_SEA] = int(s.lagoon_is_sea)
+    st[ST_MUST_MOVE] = int(s.creatures_must_move)
+    st[ST_MAX_TURNS] = s.max_turns
+    st[ST_CHALLENGES] = s.challenge_bits
+    st[ST_SQUID] = s.squid_mode
+    st[ST_BOATS:ST_BOATS + s.seats] = s.boats
+    st[ST_SIDS:ST_SIDS + s.seats] = s.strategy_ids
     return st
 
 
@@ -67,7 +89,6 @@ class PluginChoiceError(PluginError):
 def _strategy_at(settings: Settings, seat: int) -> str:
     """``plug-in FILE: strategy NAME (seat K)`` or ``built-in strategy NAME (seat K)``; seats
     count from 0, as in the tables and the replays."""
-    from strategies.registry import parse_spec
     s, _ = parse_spec(settings.strategies[seat])
     where = f"plug-in {s.source}: strategy" if s.plugin else "built-in strategy"
     return f"{where} {s.name} (seat {seat})"
@@ -75,10 +96,8 @@ def _strategy_at(settings: Settings, seat: int) -> str:
 
 def engine_error(settings: Settings, code: int, kind: int, seat: int, game: int,
                  seed: int) -> Exception:
-    """The one-line error for a game the engine stopped (``engine.ERR_*``)."""
-    if code == E.ERR_PLUGIN_CHOICE:
-        from strategies.registry import parse_spec
-        from simulator.state import DECISION_NAMES
+    """The one-line error for a game the engine stopped (``layout.ERR_*``)."""
+    if code == ERR_PLUGIN_CHOICE:
         s, _ = parse_spec(settings.strategies[seat])
         return (PluginChoiceError if s.plugin else RuntimeError)(
             f"{_strategy_at(settings, seat)} returned a row outside "
@@ -90,25 +109,21 @@ def engine_error(settings: Settings, code: int, kind: int, seat: int, game: int,
 
 # ---------------------------------------------------------------------------- the engine thread
 def _plugin_seats(settings: Settings) -> list[int]:
-    from strategies.registry import parse_spec
     return [seat for seat, spec in enumerate(settings.strategies) if parse_spec(spec)[0].plugin]
 
 
 def _watch():
     """The plug-in trampolines' per-thread notes (``strategies.seat_call``), or None when no
     plug-in trampoline was compiled in this process."""
-    from strategies import seat_call
     return seat_call.watch_table() if seat_call._WATCH else None
 
 
 def _kind_name(kind: int) -> str:
-    from simulator.state import DECISION_NAMES
     return DECISION_NAMES[kind] if 0 <= kind < len(DECISION_NAMES) else f"kind {kind}"
 
 
 def _stuck(settings: Settings) -> str | None:
     """Which plug-in seats are inside their ``choose`` now, in words (an interrupted run)."""
-    from strategies.seat_call import W_KIND, W_SEAT
     notes = _watch()
     if notes is None:
         return None
@@ -128,7 +143,6 @@ def _plugin_failure(settings: Settings, e: BaseException, games: str,
     seats = _plugin_seats(settings)
     if not seats or isinstance(e, PluginError):
         return None
-    from strategies.seat_call import W_KIND, W_RAISED_KIND, W_RAISED_SEAT, W_SEAT
     cause = e.__cause__ or e.__context__ or e if isinstance(e, SystemError) else e
     notes = _watch()
     found = []
@@ -224,7 +238,7 @@ def engine_call(settings: Settings, fn, *args, games: str, seed: int):
 
 def run_records(settings: Settings, seed: int, first: int, count: int) -> np.ndarray:
     """Raw int32 records of games ``first .. first+count-1``."""
-    out = np.empty((count, E.REC_W), np.int32)
+    out = np.empty((count, REC_W), np.int32)
     err = np.zeros((count, 3), np.int64)
     engine_call(settings, E.run_games, *engine_args(settings), np.int64(seed), np.int64(first),
                 np.int64(count), out, err,
@@ -239,7 +253,6 @@ def run_records(settings: Settings, seed: int, first: int, count: int) -> np.nda
 def strategy_categories(settings: Settings) -> list[str]:
     """The categories of the ``strategy_<seat>`` columns: the listed built-ins, then the
     settings' own spellings (parameters, plug-ins), so tables of one sweep concatenate."""
-    from strategies.registry import builtins
     names = [n for n, s in builtins().items() if s.listed]   # not the plug-ins: they vary
     return names + sorted(set(settings.strategies) - set(names))   # with the process
 
@@ -252,7 +265,7 @@ def tiebreak_columns(rows: np.ndarray, settings: Settings) -> dict:
     keys = []
     for name in ("score", "rescued", "rescued_value", "turns"):
         i = SEAT_COLUMNS.index(name)
-        seat_cols = rows[:, E.R_SEAT0 + i:E.R_SEAT0 + settings.seats * width:width].astype(np.int64)
+        seat_cols = rows[:, R_SEAT0 + i:R_SEAT0 + settings.seats * width:width].astype(np.int64)
         keys.append(np.column_stack([seat_cols[:, [s for s in range(settings.seats)
                                                    if settings.player_of_seat[s] == p]].sum(axis=1)
                                      for p in range(settings.players)]))
@@ -271,11 +284,11 @@ def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -
         "game": np.arange(first, first + n, dtype=np.int64),
         "seed": np.full(n, seed, dtype=np.int64),
     }
-    for i, name in enumerate(E.REC_GAME):
+    for i, name in enumerate(REC_GAME):
         cols[name] = rows[:, i]
     cols["end_reason"] = pd.Categorical.from_codes(rows[:, 2], categories=list(END_NAMES))
     for b, name in enumerate(BACK_COLUMNS):
-        cols[name] = rows[:, E.R_BACKS + b]
+        cols[name] = rows[:, R_BACKS + b]
     width = len(SEAT_COLUMNS)
     codes = strategy_categories(settings)
     for s in range(MAX_SEATS):
@@ -286,7 +299,7 @@ def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -
             return pd.arrays.IntegerArray(np.full(n, value, dtype), absent)
 
         for i, name in enumerate(SEAT_COLUMNS):
-            col = rows[:, E.R_SEAT0 + s * width + i]
+            col = rows[:, R_SEAT0 + s * width + i]
             cols[f"{name}_{s}"] = pd.arrays.IntegerArray(
                 np.ascontiguousarray(col, np.int32) if present else np.zeros(n, np.int32), absent)
         cols[f"player_{s}"] = constant(settings.player_of_seat[s] if present else 0, np.int8)
@@ -318,7 +331,7 @@ def simulate(settings: Settings, games: int, seed: int, *, first: int = 0,
             parts.append(run_records(settings, seed, start, count))
             if progress is not None:
                 progress(count)
-    rows = np.concatenate(parts) if parts else np.empty((0, E.REC_W), np.int32)
+    rows = np.concatenate(parts) if parts else np.empty((0, REC_W), np.int32)
     return records_frame(rows, settings, seed, first)
 
 

@@ -13,7 +13,7 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from .sources import compiled_files
+from .sources import compiled_files     # standard library only: numba is not imported yet
 
 
 def _source_hash() -> str:

@@ -322,7 +322,7 @@ def _fake_run(folder: Path, spec_text: str) -> None:
 
     import numpy as np
 
-    import play.engine as E
+    import play.layout as LY
     import play.simulate as S
     from experiments import spec as specs
     from experiments.sweep import run_sweep
@@ -331,8 +331,8 @@ def _fake_run(folder: Path, spec_text: str) -> None:
 
     def records(settings, seed, first, count):
         from play.simulate import SEAT_COLUMNS
-        rows = np.zeros((count, E.REC_W), np.int32)
-        game = dict(zip(E.REC_GAME, range(len(E.REC_GAME))))
+        rows = np.zeros((count, LY.REC_W), np.int32)
+        game = dict(zip(LY.REC_GAME, range(len(LY.REC_GAME))))
         rows[:, game["players"]] = settings.players
         rows[:, game["seats"]] = settings.seats
         rows[:, game["end_reason"]] = 1                   # volcano
@@ -340,7 +340,7 @@ def _fake_run(folder: Path, spec_text: str) -> None:
         width = len(SEAT_COLUMNS)
         values = np.cumsum([0, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6])      # B1.2: 10 worth 28
         for s in range(settings.seats):
-            at = E.R_SEAT0 + s * width
+            at = LY.R_SEAT0 + s * width
 
             def put(col, v):
                 rows[:, at + SEAT_COLUMNS.index(col)] = v
@@ -351,7 +351,7 @@ def _fake_run(folder: Path, spec_text: str) -> None:
             put("lost", 10 - rescued)
             put("lost_shark", 10 - rescued)
             put("turns", rng.integers(5, 30, count))
-        seat_turns = [E.R_SEAT0 + s * width + SEAT_COLUMNS.index("turns")
+        seat_turns = [LY.R_SEAT0 + s * width + SEAT_COLUMNS.index("turns")
                       for s in range(settings.seats)]
         rows[:, game["turns"]] = rows[:, seat_turns].sum(axis=1)
         return rows

@@ -1,6 +1,6 @@
 """A small test harness: hand-build a position on the real state array, run one real action.
 
-Every action calls the compiled engine or rules function itself (``engine.step_sink``,
+Every action calls the compiled engine or rules function itself (``steps.step_sink``,
 ``rules.apply_move`` ...); every position is built with the rules' own put/place functions, so
 the occupancy tables (``HEX_*``) stay consistent. Hexes are written as ``(row, col)`` tuples of
 ``board.json`` (offset even-r coordinates), safe isles by name (``"NW"``, ``"NE"``, ``"SW"``,
@@ -27,6 +27,9 @@ import numpy as np
 
 from simulator import board as BD
 from play import engine as E
+from play import layout as LY
+from play import setup as SU
+from play import steps as TS
 from simulator import rules as R
 from simulator import state as ST
 from simulator.rng import seed_streams
@@ -162,25 +165,25 @@ class Table:
                                  dolphins=dolphins, squid=squid, squid_only=squid_only)
         self.seats = self.settings.seats
         self.st = settings_vector(self.settings)
-        self.st[E.ST_SIDS:E.ST_SIDS + self.seats] = strategy_code(strategy)
+        self.st[LY.ST_SIDS:LY.ST_SIDS + self.seats] = strategy_code(strategy)
         self.S = np.zeros(ST.STATE_SIZE, np.int32)
         self.W = np.zeros(R.W_SIZE, np.int32)
         self.path = self.W[R.W_PATH:R.W_PATH + 3]
         self.opts = np.zeros((ST.MAX_OPTS, ST.OPT_W), np.int32)
         self.rng = np.zeros(ST.N_STREAMS, np.uint64)
-        self.ctx = np.zeros(E.CTX_W, np.int64)
+        self.ctx = np.zeros(LY.CTX_W, np.int64)
         self.mem = np.zeros((ST.MAX_SEATS, MEM_W), np.float64)
         self.fns = seat_functions([strategy] * self.seats)
-        self.ev = np.zeros((1, E.EV_W), np.int32)
+        self.ev = np.zeros((1, LY.EV_W), np.int32)
         self.snaps = np.zeros((1, 1), np.int32)
         self.seed, self.game = seed, game
         seed_streams(self.rng, i64(seed), i64(game))
-        E.new_game(self.S, self.st, self.rng)
+        SU.new_game(self.S, self.st, self.rng)
 
     # ================================================================ building a position
     @classmethod
     def empty(cls, players: int = 4, **kw) -> "Table":
-        """The state after ``engine.new_game`` (random tile layout of ``seed``) with every
+        """The state after ``setup.new_game`` (random tile layout of ``seed``) with every
         piece removed: serpents out of the game, explorers out of play, boats in the supply,
         sharks and whales in the supply."""
         t = cls(players, **kw)
@@ -194,17 +197,17 @@ class Table:
 
     def log_on(self, events: int = 600) -> "Table":
         """Write the engine's event log (``self.events()``) for the following actions."""
-        self.ev = np.zeros((events, E.EV_W), np.int32)
+        self.ev = np.zeros((events, LY.EV_W), np.int32)
         self.snaps = np.zeros((events, ST.STATE_SIZE), np.int32)
-        self.ctx[E.C_LOG] = 1
-        self.ctx[E.C_NEV] = 0
+        self.ctx[LY.C_LOG] = 1
+        self.ctx[LY.C_NEV] = 0
         return self
 
     def events(self) -> list[dict]:
         """The event rows written so far, as dicts (type name, seat, turn, fields a..g)."""
         out = []
-        for row in self.ev[:self.ctx[E.C_NEV]]:
-            out.append({"type": E.EV_NAMES[row[0]], "seat": int(row[1]), "turn": int(row[2]),
+        for row in self.ev[:self.ctx[LY.C_NEV]]:
+            out.append({"type": LY.EV_NAMES[row[0]], "seat": int(row[1]), "turn": int(row[2]),
                         "f": [int(x) for x in row[3:]]})
         return out
 
@@ -350,10 +353,10 @@ class Table:
 
     # ================================================================ actions
     def _run(self, fn, *args):
-        self.ctx[E.C_ERR] = 0
+        self.ctx[LY.C_ERR] = 0
         out = fn(*args)
-        if self.ctx[E.C_ERR] != 0:
-            raise EngineError(f"engine error {int(self.ctx[E.C_ERR])} (a scripted row matched "
+        if self.ctx[LY.C_ERR] != 0:
+            raise EngineError(f"engine error {int(self.ctx[LY.C_ERR])} (a scripted row matched "
                               f"no legal option?)")
         return out
 
@@ -432,22 +435,22 @@ class Table:
         R.apply_move(self.S, i32(seat), i32(row[0]), i32(row[1]), i32(row[2]), i32(row[3]))
 
     def step_move(self, seat: int, rows=None):
-        """Step 2 (``engine.step_move``) with scripted movement points (``rows`` None: the
+        """Step 2 (``steps.step_move``) with scripted movement points (``rows`` None: the
         seat's own strategy decides, e.g. a table built with ``strategy='greedy'``)."""
         if rows is not None:
             self.script(seat, rows)
-        self._run(E.step_move, self.S, self.st, self.rng, self.ctx, self.mem, self.W, self.fns,
+        self._run(TS.step_move, self.S, self.st, self.rng, self.ctx, self.mem, self.W, self.fns,
                   self.opts, self.ev, self.snaps, i32(seat))
 
     def play_tile(self, seat: int, row, *more):
-        """Step 1 (``engine.step_play_tile``) choosing ``row`` (None = play nothing); ``more``
+        """Step 1 (``steps.step_play_tile``) choosing ``row`` (None = play nothing); ``more``
         rows stay in the script. The engine asks the tile and piece, then the destination; the
         scripted strategy answers both from the one row."""
         self.script(seat, ([] if row is None else [row]) + list(more))
-        self._run(E.step_play_tile, *self._engine(), i32(seat))
+        self._run(TS.step_play_tile, *self._engine(), i32(seat))
 
     def sink(self, seat: int, hex_=None, choices=()) -> int:
-        """Step 3 (``engine.step_sink``): ``seat`` sinks the tile on ``hex_`` (None: the first
+        """Step 3 (``steps.step_sink``): ``seat`` sinks the tile on ``hex_`` (None: the first
         eligible tile, as an exhausted script does); ``choices``: further scripted answers
         (swimmers boarding, the boat taken). Returns the back."""
         h = self.options("sink")[0][0] if hex_ is None else loc(hex_)
@@ -455,12 +458,12 @@ class Table:
         asked = hex_ is not None and len(self.options("sink")) > 1     # one option: not asked
         self.script(seat, ([(h,)] if asked else [])
                     + [tuple(x) if isinstance(x, tuple) else (x,) for x in choices])
-        self._run(E.step_sink, *self._engine(), i32(seat))
+        self._run(TS.step_sink, *self._engine(), i32(seat))
         return back
 
     def creature_move(self, seat: int, kind, slot: int, dest, defend: dict | None = None,
                       check: bool = True, via: int = -1, choices=()):
-        """A die move (``engine.move_creature``) of ``slot`` of ``kind`` to ``dest`` by
+        """A die move (``steps.move_creature``) of ``slot`` of ``kind`` to ``dest`` by
         ``seat``; ``defend`` = {seat: 1 play / 0 hold} answers to defence windows; ``via``:
         ``ST.VIA_JUMP`` for a dive-dice D, ``ST.VIA_SWITCH + e`` for a dolphin's switch, -1 a
         path found here; ``choices``: the mover's further scripted answers (protection, squid
@@ -477,11 +480,11 @@ class Table:
             self.script(s, [(play,)])
         if choices:
             self.script(seat, [tuple(x) if isinstance(x, tuple) else (x,) for x in choices])
-        self._run(E.move_creature, *self._engine(), i32(seat), i64(k), i32(slot), i32(d),
+        self._run(TS.move_creature, *self._engine(), i32(seat), i64(k), i32(slot), i32(d),
                   i32(via))
 
     def roll_step(self, seat: int, kind=None, choice=None):
-        """Step 4 (``engine.step_creature``): roll (forced to ``kind`` if given) and move the
+        """Step 4 (``steps.step_creature``): roll (forced to ``kind`` if given) and move the
         creature picked by ``choice`` (a (kind, slot, dest) row, None = first option).
         Returns the kind rolled."""
         if kind is not None:
@@ -492,29 +495,29 @@ class Table:
         if choice is not None:
             k, slot, dest = choice
             self.script(seat, [(_kind(k), slot, loc(dest))])
-        self._run(E.step_creature, *self._engine(), i32(seat))
+        self._run(TS.step_creature, *self._engine(), i32(seat))
         return rolled
 
     def play_turn(self, scripts: dict | None = None):
-        """One whole turn of the current seat (``engine.play_turn``)."""
+        """One whole turn of the current seat (``steps.play_turn``)."""
         for s, rows in (scripts or {}).items():
             self.script(s, rows)
-        self._run(E.play_turn, *self._engine())
+        self._run(TS.play_turn, *self._engine())
 
     def place(self, seat: int, slot: int, hex_) -> None:
-        """One placement of B4.3 (``engine.place_next_explorer``): ``seat`` puts its unplaced
+        """One placement of B4.3 (``setup.place_next_explorer``): ``seat`` puts its unplaced
         explorer ``slot`` on ``hex_``; a tile the rule in force does not allow raises
         ``EngineError``."""
         rows = [(slot, loc(hex_))]
         if R.options_pick_explorer(self.S, i32(seat), self.opts) > 1:     # else not asked
             rows.insert(0, (slot,))
         self.script(seat, rows)
-        self._run(E.place_next_explorer, self.S, self.st, self.rng, self.ctx, self.mem,
+        self._run(SU.place_next_explorer, self.S, self.st, self.rng, self.ctx, self.mem,
                   self.W, self.fns, self.opts, self.ev, self.snaps, i32(seat))
 
     def setup(self):
-        """B4.3 / B4.4: ``engine.place_pieces`` with the table's strategies."""
-        self._run(E.place_pieces, self.S, self.st, self.rng, self.ctx, self.mem, self.W, self.fns,
+        """B4.3 / B4.4: ``setup.place_pieces`` with the table's strategies."""
+        self._run(SU.place_pieces, self.S, self.st, self.rng, self.ctx, self.mem, self.W, self.fns,
                   self.opts, self.ev, self.snaps)
 
     def play_game(self):
@@ -602,15 +605,15 @@ class Table:
     def record(self) -> dict:
         """``engine.write_record`` as a dict: game columns, ``back_<name>`` and per seat
         ``<column>_<seat>``."""
-        row = np.zeros(E.REC_W, np.int32)
+        row = np.zeros(LY.REC_W, np.int32)
         E.write_record(self.S, row)
-        out = {name: int(row[i]) for i, name in enumerate(E.REC_GAME)}
+        out = {name: int(row[i]) for i, name in enumerate(LY.REC_GAME)}
         for b, name in enumerate(ST.BACK_NAMES):
-            out[f"back_{name}"] = int(row[E.R_BACKS + b])
-        w = len(E.REC_SEAT)
+            out[f"back_{name}"] = int(row[LY.R_BACKS + b])
+        w = len(LY.REC_SEAT)
         for s in range(self.seats):
-            for i, name in enumerate(E.REC_SEAT):
-                out[f"{name}_{s}"] = int(row[E.R_SEAT0 + s * w + i])
+            for i, name in enumerate(LY.REC_SEAT):
+                out[f"{name}_{s}"] = int(row[LY.R_SEAT0 + s * w + i])
         out["_row"] = row
         return out
 
@@ -620,9 +623,9 @@ class Table:
                              self.game)
 
     def pub(self) -> np.ndarray:
-        """What every strategy is handed as ``pub`` (``engine.ask``)."""
+        """What every strategy is handed as ``pub`` (``decisions.ask``)."""
         return self.S[:ST.PUB_SIZE]
 
     def mine(self, seat: int) -> np.ndarray:
-        """What ``seat``'s strategy is handed as ``mine`` (``engine.ask``)."""
+        """What ``seat``'s strategy is handed as ``mine`` (``decisions.ask``)."""
         return self.S[ST.PRIV + seat * ST.PRIV_W:ST.PRIV + (seat + 1) * ST.PRIV_W]

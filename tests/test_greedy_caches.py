@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import play.engine as E
+import play.layout as LY
 from simulator.rules import boat_moves, explorer_moves, move_rows, options_move_pieces
 from play.settings import Settings
 from play.simulate import engine_args
@@ -44,7 +45,7 @@ def _mem(weights=DEFAULTS):
 
 
 def _snapshots(settings, seed, game):
-    ev = np.zeros((6000, E.EV_W), np.int32)
+    ev = np.zeros((6000, LY.EV_W), np.int32)
     snaps = np.zeros((6000, STATE_SIZE), np.int32)
     S = np.zeros(STATE_SIZE, np.int32)
     n, err, _, _ = E.replay_game(*engine_args(settings), np.int64(seed), np.int64(game),

@@ -201,7 +201,7 @@ def test_a_mean_is_inside_its_own_interval(values, lo, width):
 # ---------------------------------------------------------------------------- memory
 def test_effective_chunk_caps_what_is_held():
     from survive_sim.cli.simulate import GAME_BYTES, MAX_CHUNK, effective_chunk
-    from play.engine import REC_W
+    from play.layout import REC_W
     assert REC_W * 4 < GAME_BYTES                           # the raw records alone fit in it
     assert effective_chunk(10**8, 10**8, available=64 * 10**9) == MAX_CHUNK
     assert effective_chunk(10**8, 10**8, available=10**8) == 10**8 // 2 // GAME_BYTES

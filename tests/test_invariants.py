@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from play import engine as E
+from play import layout as LY
 from simulator.board import DENSE_CAP, N_HEX
 from play.settings import Settings
 from play.simulate import engine_args
@@ -83,7 +84,17 @@ def _play(settings, seed, game, buffers):
 
 
 def check_snapshots(ev: np.ndarray, X: np.ndarray) -> None:
-    n = len(X)
+    """Every invariant of the module docstring, on one game's events ``ev`` and the snapshots
+    ``X`` after each of them."""
+    setup_end = _check_setup(ev, X)
+    _check_places(X)
+    _check_creatures(ev, X)
+    _check_course(ev, X, setup_end)
+
+
+def _check_setup(ev: np.ndarray, X: np.ndarray) -> int:
+    """How many explorers each colour plays and where they are placed (X1.1-X1.3, X2.1, X6.1,
+    X6.2, B4.3); returns the event that ends the explorers' placement."""
     loc = X[:, EX_LOC:EX_LOC + MAX_EX]
     at = X[:, EX_AT:EX_AT + MAX_EX]
     in_play = loc[0] != L_OFF
@@ -93,9 +104,9 @@ def check_snapshots(ev: np.ndarray, X: np.ndarray) -> None:
         per_colour = 10                                              # X6.1
     assert (in_play.reshape(-1, 10).sum(axis=1) == [per_colour] * seats + [0] * (6 - seats)).all()
     challenges = X[0, CHALLENGES]
-    setup_end = np.flatnonzero(ev[:, 0] == E.EV_PLACE_EXPLORER)[-1]  # at setup (explorers walk
+    setup_end = np.flatnonzero(ev[:, 0] == LY.EV_PLACE_EXPLORER)[-1]  # at setup (explorers walk
     nland = X[setup_end, HEX_NLAND:HEX_NLAND + N_HEX]                   # together later, B6.2)
-    places = np.flatnonzero(ev[:, 0] == E.EV_PLACE_EXPLORER)
+    places = np.flatnonzero(ev[:, 0] == LY.EV_PLACE_EXPLORER)
     if challenges & CH_OVERPOP:                                      # X6.2
         assert nland.max() <= 2
         island = X[0, HEX_TERRAIN:HEX_TERRAIN + N_HEX] >= 0
@@ -124,6 +135,14 @@ def check_snapshots(ev: np.ndarray, X: np.ndarray) -> None:
     else:                                                            # B4.3, X1.3
         assert nland.max() <= (2 if players == 6 else 1)
         assert (nland == 2).sum() == (2 if players == 6 else 0)
+    return setup_end
+
+
+def _check_places(X: np.ndarray) -> None:
+    """Every piece in exactly one place, and the occupancy tables agree with the pieces."""
+    n = len(X)
+    loc = X[:, EX_LOC:EX_LOC + MAX_EX]
+    at = X[:, EX_AT:EX_AT + MAX_EX]
     # every explorer in exactly one place: recount the occupancy arrays from the explorers
     for kind, region in ((L_LAND, HEX_NLAND), (L_SEA, HEX_NSWIM)):
         counts = np.zeros((n, N_HEX), np.int64)
@@ -161,6 +180,16 @@ def check_snapshots(ev: np.ndarray, X: np.ndarray) -> None:
         assert (counts == X[:, HEX_NCR + kind * N_HEX:HEX_NCR + (kind + 1) * N_HEX]).all()
         terrain = X[:, HEX_TERRAIN:HEX_TERRAIN + N_HEX]
         assert (terrain[counts > 0] < 0).all(), "a creature on land"
+
+
+def _check_creatures(ev: np.ndarray, X: np.ndarray) -> None:
+    """Dolphins (X5.5), the squid (X7.4-X7.6) and the at-rest rule (B6.7)."""
+    n = len(X)
+    loc = X[:, EX_LOC:EX_LOC + MAX_EX]
+    at = X[:, EX_AT:EX_AT + MAX_EX]
+    challenges = X[0, CHALLENGES]
+    bh = X[:, BOAT_HEX:BOAT_HEX + N_BOATS]
+    boat_n = X[:, BOAT_N:BOAT_N + N_BOATS]
     # dolphins (X5.5): only under Challenge 5; protection is mutual, one swimmer per dolphin,
     # both in one hex; no choice is left pending between events
     ncr = X[:, HEX_NCR:HEX_NCR + N_KINDS * N_HEX].reshape(n, N_KINDS, N_HEX)
@@ -183,7 +212,7 @@ def check_snapshots(ev: np.ndarray, X: np.ndarray) -> None:
         assert (ncr[:, SQUID] == 0).all()
     if X[0, SQUID_ONLY]:
         assert (ncr[:, WHALE] == 0).all()
-    settled = np.append(ev[1:, 0] != E.EV_SQUID, True)   # the squid's attack is its own event
+    settled = np.append(ev[1:, 0] != LY.EV_SQUID, True)   # the squid's attack is its own event
     both = (ncr[:, WHALE] > 0) & (ncr[:, SQUID] > 0)
     assert not both[settled].any(), "a whale beside a squid"
     # at-rest rule (B6.7): no unprotected swimmer with a serpent or shark; no occupied boat with
@@ -196,19 +225,28 @@ def check_snapshots(ev: np.ndarray, X: np.ndarray) -> None:
     rows, cols = np.nonzero((bh >= 0) & (boat_n > 0))
     occupied[rows, bh[rows, cols]] = True
     assert not (occupied & ((ncr[:, SERPENT] > 0) | (ncr[:, WHALE] > 0))).any(), "B6.7 boat"
+
+
+def _check_course(ev: np.ndarray, X: np.ndarray, setup_end: int) -> None:
+    """No return to land (B6.3), sinking in terrain order (B5.5), and the end: at the volcano
+    (B5.7), or under X2.2, X2.4, X2.5 the moment an end rule is met."""
+    n = len(X)
+    loc = X[:, EX_LOC:EX_LOC + MAX_EX]
+    in_play = loc[0] != L_OFF
+    challenges = X[0, CHALLENGES]
     # an explorer that left land never returns (B6.3)
     on_land = loc == L_LAND
     left = np.maximum.accumulate(~on_land & (loc != 6), axis=0)   # 6 = unplaced
     assert not (left & on_land).any(), "an explorer returned to land"
     # tiles sink in terrain order (B5.5) and the game ends exactly at the volcano (B5.7)
-    sinks = np.flatnonzero(ev[:, 0] == E.EV_SINK)
+    sinks = np.flatnonzero(ev[:, 0] == LY.EV_SINK)
     for i in sinks:
         before = X[i - 1]
         h = ev[i, 3]
         lowest = np.flatnonzero(before[TERRAIN_LEFT:TERRAIN_LEFT + 3] > 0)[0]
         assert before[HEX_TERRAIN + h] == lowest, "a tile sank out of terrain order"
     volcano = [i for i in sinks if ev[i, 4] == B_VOLCANO]
-    assert ev[-1, 0] == E.EV_END
+    assert ev[-1, 0] == LY.EV_END
     assert in_play.sum() == (loc[-1] != L_OFF).sum()
     if not challenges & (CH_LEAVE_NONE | CH_ATLANTIS_GONE):
         assert len(volcano) == 1 and volcano[0] == n - 2, "the game did not end at the volcano"
@@ -243,7 +281,7 @@ def check_snapshots(ev: np.ndarray, X: np.ndarray) -> None:
 def test_invariants_after_every_step(players, mix):
     """B2-B7 invariants after every event of many complete games."""
     settings = Settings(players=players, strategies=MIXES[mix])
-    buffers = (np.zeros((6000, E.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
+    buffers = (np.zeros((6000, LY.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
                np.zeros(STATE_SIZE, np.int32))
     for game in range(GAMES):
         ev, X = _play(settings, 11, game, buffers)
@@ -255,7 +293,7 @@ def _check_mixed_games(seed, players, **rules):
     seats = 4 if players == 2 else players
     settings = Settings(players=players, **rules,
                         strategies=tuple(("greedy", "random")[s % 2] for s in range(seats)))
-    buffers = (np.zeros((6000, E.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
+    buffers = (np.zeros((6000, LY.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
                np.zeros(STATE_SIZE, np.int32))
     for game in range(GAMES // 10):
         ev, X = _play(settings, seed, game, buffers)
@@ -304,14 +342,14 @@ def test_invariants_where_several_whales_or_squid_meet(case):
     rest in one hex -- and the meeting does happen in them."""
     case = dict(case)
     seed, game = case.pop("seed"), case.pop("game")
-    buffers = (np.zeros((6000, E.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
+    buffers = (np.zeros((6000, LY.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
                np.zeros(STATE_SIZE, np.int32))
     ev, X = _play(Settings(**case), seed, game, buffers)
     check_snapshots(ev, X)
     ncr = X[:, HEX_NCR:HEX_NCR + N_KINDS * N_HEX].reshape(len(X), N_KINDS, N_HEX)
     whales_met = ((ncr[:, WHALE] >= 2) & (ncr[:, SQUID] >= 1)).any()   # before the attack
     squid_met = False
-    for i in np.flatnonzero((ev[:, 0] == E.EV_CREATURE) & (ev[:, 3] == WHALE)):
+    for i in np.flatnonzero((ev[:, 0] == LY.EV_CREATURE) & (ev[:, 3] == WHALE)):
         path = [h for h in ev[i, 5:8] if h >= 0]
         squid_met |= bool(path) and ncr[i - 1, SQUID, path[-1]] >= 2
     assert whales_met or squid_met, "no squid met two whales, no whale two squid"
@@ -322,7 +360,7 @@ def test_the_checker_catches_a_corrupted_snapshot(corruption):
     """The checks above are vectorised over snapshots; each must still fail on a single bad
     cell in a single snapshot."""
     settings = Settings(players=4, strategies=("greedy",))
-    buffers = (np.zeros((6000, E.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
+    buffers = (np.zeros((6000, LY.EV_W), np.int32), np.zeros((6000, STATE_SIZE), np.int32),
                np.zeros(STATE_SIZE, np.int32))
     ev, X = _play(settings, 11, 0, buffers)
     X = X.copy()

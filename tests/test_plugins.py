@@ -47,8 +47,8 @@ def test_the_example_loads_from_outside_the_package_and_plays(outside):
     np.testing.assert_array_equal(rows, again)
     # homing reaches safety more often than random in the same seats of the same games
     df = pd.DataFrame(rows)
-    from play import engine as E
-    rescued = [df[E.R_SEAT0 + s * len(E.REC_SEAT) + 1].mean() for s in range(4)]
+    from play import layout as LY
+    rescued = [df[LY.R_SEAT0 + s * len(LY.REC_SEAT) + 1].mean() for s in range(4)]
     assert rescued[0] > rescued[1]
 
 

@@ -132,7 +132,9 @@ def test_the_real_key_covers_every_strategy_and_the_engine():
     names = {f.relative_to(root).as_posix() for f in compiled_files(root)}
     for s in builtins().values():
         assert s.source.relative_to(root).as_posix() in names
-    assert {"play/engine.py", "simulator/rules.py", "simulator/state.py",
-            "simulator/board.py", "strategies/dispatch.py"} <= names
+    rules = {f"simulator/rules/{f.name}" for f in (root / "simulator" / "rules").glob("*.py")}
+    game = {f"play/{m}.py" for m in ("engine", "layout", "decisions", "setup", "reactions", "steps")}
+    assert rules | game | {"simulator/state.py", "simulator/board.py",
+                           "strategies/dispatch.py"} <= names
     assert "play/simulate.py" not in names and "reports/report.py" not in names
     assert np.all(np.isfinite(param_row("random")))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from harness import BD, H, Table, i32, mv
-from play import engine as E
+from play import steps as TS
 from simulator import rules as R
 from simulator import state as ST
 from test_rules_base import sea_reach
@@ -33,7 +33,7 @@ def dive_step(t: Table, seat: int, face, number, row=None, choices=()):
     rows = [] if row is None else [tuple(row[:2]) + (H(*row[2]) if isinstance(row[2], tuple)
                                                      else row[2],) + tuple(row[3:])]
     t.script(seat, rows + [tuple(x) if isinstance(x, tuple) else (x,) for x in choices])
-    t._run(E.step_creature, *t._engine(), i32(seat))
+    t._run(TS.step_creature, *t._engine(), i32(seat))
 
 
 def dests(t: Table, kind, slot: int) -> set:

@@ -6,6 +6,7 @@ import pytest
 
 from harness import BD, H, Table, i32, nbrs, rc, tile
 from simulator import rules as R
+from simulator.rules import paths as PA
 from simulator import state as ST
 from play.settings import Settings, SettingsError
 from test_rules_base import sea_reach
@@ -147,9 +148,9 @@ def test_x7_3_an_empty_boat_does_not_stop_a_squid():
     """X7.3: only an occupied boat stops a squid."""
     t = squid_table()
     t.boat(0, 1, 5)
-    assert not R._stops(t.S, R.MT_SQUID, i32(H(1, 5)))
+    assert not PA._stops(t.S, R.MT_SQUID, i32(H(1, 5)))
     t.explorer(0, 9, "boat", 0)
-    assert R._stops(t.S, R.MT_SQUID, i32(H(1, 5)))
+    assert PA._stops(t.S, R.MT_SQUID, i32(H(1, 5)))
 
 
 # ============================================================================ X7.4
@@ -227,7 +228,7 @@ def test_x7_5_whale_entering_a_squid_hex_ends_its_move_and_removes_the_squid():
     t = squid_table()
     t.creature("whale", 0, 1, 3)
     t.creature("squid", 0, 1, 4)
-    assert R._stops(t.S, R.MT_WHALE, i32(H(1, 4)))
+    assert PA._stops(t.S, R.MT_WHALE, i32(H(1, 4)))
     t.creature_move(1, "whale", 0, (1, 4))
     assert t.creature_at("squid", 0) == "gone" and t.creature_at("whale", 0) == (1, 4)
 
@@ -240,7 +241,7 @@ def test_x7_5_whale_entering_a_hex_with_two_squid_removes_both():
     t.creature("squid", 1, 1, 4)
     t.creature("squid", 2, 1, 4)
     t.creature("squid", 0, 6, 6)
-    assert R._stops(t.S, R.MT_WHALE, i32(H(1, 4)))
+    assert PA._stops(t.S, R.MT_WHALE, i32(H(1, 4)))
     t.creature_move(1, "whale", 3, (1, 4))
     assert t.creature_at("squid", 1) == t.creature_at("squid", 2) == "gone"
     assert t.creature_at("squid", 0) == (6, 6) and t.creature_at("whale", 3) == (1, 4)
