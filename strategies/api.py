@@ -55,8 +55,22 @@ class Param:
         return value
 
 
+def preset(base, tuned: dict[str, float]) -> tuple[Param, ...]:
+    """The ``PARAMS`` of a named preset of the strategy module ``base`` (``tuned``, ``expert``):
+    ``base``'s parameters, those named in ``tuned`` with the defaults given there (their doc
+    then names ``base``'s own default). A preset's module keeps its own compiled ``choose``
+    that calls ``base.choose``, so the preset's file is compiled code: it is in the cache key
+    (``simulator.sources``), and results of other defaults are never mixed with these."""
+    known = {p.name for p in base.PARAMS}
+    unknown = sorted(set(tuned) - known)
+    if unknown:
+        raise ValueError(f"{base.NAME} has no parameter {', '.join(unknown)}")
+    return tuple(Param(p.name, tuned[p.name], p.low, p.high, f"{p.doc}; {base.NAME}: "
+                       f"{p.default:g}") if p.name in tuned else p for p in base.PARAMS)
+
+
 def _types():
-    from numba import types
+    from numba import types     # here: the registry and its specs are read without numba (0.4 s)
     arr = types.Array
     return types.int64(arr(types.int32, 1, "C"), arr(types.int32, 1, "C"), types.int64,
                        types.int64, arr(types.int32, 2, "C"), types.int64,
