@@ -28,6 +28,10 @@ from dataclasses import dataclass
 
 SCRATCH_W = 1024   # float64 scratch each seat's strategy keeps for the whole game
 PAR_W = 16         # parameters per seat (a strategy declares at most this many)
+# the engine keeps one float64 row per seat: its scratch (``mem``), then its parameters (``par``)
+# -- the whole row, not a strategy's own ``MEM_W`` (how much of that scratch it uses)
+MEM_W = SCRATCH_W + PAR_W
+PAR0 = SCRATCH_W
 
 
 @dataclass(frozen=True)
@@ -89,5 +93,5 @@ def compiled(fn):
     without numba's reference counting: every call that passes an array otherwise pays atomic
     counts (measured: ``greedy`` called from a counted plug-in ran 20% slower), so ``choose``
     must not allocate arrays -- ``mem`` and ``work`` are its scratch."""
-    from numba import njit
+    from numba import njit      # (numba: as in ``_types``)
     return njit(signature(), cache=True, _nrt=False)(fn)
