@@ -28,6 +28,10 @@ from dataclasses import dataclass
 
 SCRATCH_W = 1024   # float64 scratch each seat's strategy keeps for the whole game
 PAR_W = 16         # parameters per seat (a strategy declares at most this many)
+# the engine keeps one float64 row per seat: its scratch (``mem``), then its parameters (``par``)
+# -- the whole row, not a strategy's own ``MEM_W`` (how much of that scratch it uses)
+MEM_W = SCRATCH_W + PAR_W
+PAR0 = SCRATCH_W
 
 
 @dataclass(frozen=True)
@@ -55,8 +59,22 @@ class Param:
         return value
 
 
+def preset(base, tuned: dict[str, float]) -> tuple[Param, ...]:
+    """The ``PARAMS`` of a named preset of the strategy module ``base`` (``tuned``, ``expert``):
+    ``base``'s parameters, those named in ``tuned`` with the defaults given there (their doc
+    then names ``base``'s own default). A preset's module keeps its own compiled ``choose``
+    that calls ``base.choose``, so the preset's file is compiled code: it is in the cache key
+    (``simulator.sources``), and results of other defaults are never mixed with these."""
+    known = {p.name for p in base.PARAMS}
+    unknown = sorted(set(tuned) - known)
+    if unknown:
+        raise ValueError(f"{base.NAME} has no parameter {', '.join(unknown)}")
+    return tuple(Param(p.name, tuned[p.name], p.low, p.high, f"{p.doc}; {base.NAME}: "
+                       f"{p.default:g}") if p.name in tuned else p for p in base.PARAMS)
+
+
 def _types():
-    from numba import types
+    from numba import types     # here: the registry and its specs are read without numba (0.4 s)
     arr = types.Array
     return types.int64(arr(types.int32, 1, "C"), arr(types.int32, 1, "C"), types.int64,
                        types.int64, arr(types.int32, 2, "C"), types.int64,
@@ -75,5 +93,5 @@ def compiled(fn):
     without numba's reference counting: every call that passes an array otherwise pays atomic
     counts (measured: ``greedy`` called from a counted plug-in ran 20% slower), so ``choose``
     must not allocate arrays -- ``mem`` and ``work`` are its scratch."""
-    from numba import njit
+    from numba import njit      # (numba: as in ``_types``)
     return njit(signature(), cache=True, _nrt=False)(fn)

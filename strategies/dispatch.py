@@ -3,32 +3,24 @@
 Built-ins marked ``INLINE`` are called through ``if sid == CODE`` tests, which numba inlines
 like a direct call. The switch's source is written from the registry into the numba cache
 folder (named by the hash of every compiled source, so it is rewritten exactly when a
-strategy changes) and imported from there, so numba caches it like any module; nobody edits
-it. Every other seat (``sid >= PLUGIN_CODE``: a plug-in, or a built-in compiled on its own) is
-called by the engine through the seat's first-class function (``seat_functions``,
-``strategies.seat_call``).
+strategy changes) and imported from there, so numba caches it like any module
+(``strategies.generated``); nobody edits it. Every other seat (``sid >= PLUGIN_CODE``: a
+plug-in, or a built-in compiled on its own) is called by the engine through the seat's
+first-class function (``seat_functions``, ``strategies.seat_call``).
 """
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
-import tempfile
-from pathlib import Path
+from numba import config, njit
 
-import simulator
-
-from .api import PAR_W, SCRATCH_W
-from .registry import PLUGIN_CODE, builtins
-
-MEM_W = SCRATCH_W + PAR_W      # a seat's float row: its scratch, then its parameters
-PAR0 = SCRATCH_W
+from .api import MEM_W, PAR0, SCRATCH_W  # noqa: F401  (MEM_W, PAR0: the engine's seat rows)
+from .generated import generated_module
+from .registry import PLUGIN_CODE, builtins, parse_spec
+from .seat_call import builtin_trampoline, signature, trampoline
 
 
 def in_switch(s) -> bool:
     """A built-in marked ``INLINE``; in plain Python (``NUMBA_DISABLE_JIT``: coverage, the
     audits) every built-in, called with the engine's own arrays."""
-    from numba import config
     return not s.plugin and (s.inline or bool(config.DISABLE_JIT))
 
 
@@ -49,36 +41,7 @@ def switch_source() -> str:
     return "\n".join(lines)
 
 
-def _write(filename: str, text: str) -> Path:
-    for folder in (Path(simulator.CACHE_DIR), Path(tempfile.gettempdir()) / "survive-sim" /
-                   simulator.SOURCE_HASH):
-        path = folder / filename
-        try:
-            if path.exists() and path.read_text(encoding="utf-8") == text:
-                return path                        # unchanged: keep its time stamp (cache)
-            folder.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".tmp{os.getpid()}")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
-            return path
-        except OSError:
-            continue
-    raise OSError(f"no writable folder for the generated {filename}")
-
-
-def generated_module(name: str, filename: str, text: str):
-    """Import module ``name`` from ``text``, written as ``filename`` into the cache folder."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, _write(filename, text))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def _switch_file() -> str:
-    from numba import config
     return "strategy_switch_python.py" if config.DISABLE_JIT else "strategy_switch.py"
 
 
@@ -88,10 +51,6 @@ assert all(s.mem_w <= SCRATCH_W for s in builtins().values())
 
 # ---------------------------------------------------------------------------- plug-in seats
 def _unused():
-    from numba import njit
-
-    from .seat_call import signature
-
     @njit(signature(), cache=True, _nrt=False)
     def unused(s_at, opts_at, w_at, rng_at, mem_at, seat, kind, n):
         return -1       # never called: the seat is a built-in
@@ -101,11 +60,14 @@ def _unused():
 _UNUSED = []
 
 
+def apart() -> list:
+    """The built-ins called through a seat function (not in the switch)."""
+    return [s for s in builtins().values() if not in_switch(s)]
+
+
 def seat_functions(specs) -> tuple:
     """The six first-class functions the engine is handed: for a plug-in seat the trampoline
     to its ``choose`` (``strategies.seat_call``), a never-called placeholder for the others."""
-    from .registry import parse_spec
-    from .seat_call import builtin_trampoline, trampoline
     if not _UNUSED:
         _UNUSED.append(_unused())
     fns = [_UNUSED[0]] * 6
@@ -114,13 +76,12 @@ def seat_functions(specs) -> tuple:
         if s.plugin:
             fns[seat] = trampoline(s.choose)
         elif not in_switch(s):
-            fns[seat] = builtin_trampoline(s)
+            fns[seat] = builtin_trampoline(s, apart())
     return tuple(fns)
 
 
 def strategy_code(spec) -> int:
     """What the engine's ``ask`` tests: the built-in's code when it is in the switch, else
     ``PLUGIN_CODE`` (the seat's function is called)."""
-    from .registry import parse_spec
     s, _ = parse_spec(spec)
     return s.code if in_switch(s) else PLUGIN_CODE

@@ -1,5 +1,5 @@
-"""``expert``: ``lookahead`` with the weights CMA-ES found against the top of the ladder -- a
-named preset, and the ladder's top rung.
+"""``expert``: a named preset of ``lookahead`` -- lookahead's play, with the weights CMA-ES
+found against the top of the ladder as its defaults (``api.preset``); the ladder's top rung.
 
 Found by (2-core VM, 2026-12-01; 152 candidates, 267,200 games in 706 s):
 
@@ -25,7 +25,7 @@ The parameters stay tunable: ``expert:fear=0.5`` and so on.
 """
 from simulator.jit import hot
 from strategies import lookahead
-from strategies.api import Param
+from strategies.api import preset
 
 NAME = "expert"
 CODE = 7
@@ -33,11 +33,12 @@ DESCRIPTION = ("lookahead with the weights CMA-ES found against lookahead, tuned
                "(survive-sim tune)")
 TUNED = {"focus": 2.546, "risk": 0.2654, "swim": 1.598, "fear": 0.147, "guard": 1.962,
          "doom": 2.25, "share": 0.2166, "late": 1.037, "capsize": 0.8741}
-PARAMS = tuple(Param(p.name, TUNED[p.name], p.low, p.high, f"{p.doc}; lookahead: {p.default:g}")
-               if p.name in TUNED else p for p in lookahead.PARAMS)
+PARAMS = preset(lookahead, TUNED)
 MEM_W = lookahead.MEM_W
 
 
 @hot
 def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
+    """lookahead's answer (under the parameters the seat was given: these defaults, or
+    others)."""
     return lookahead.choose(pub, mine, seat, kind, opts, n, rng, mem, work, par)

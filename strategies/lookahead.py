@@ -9,7 +9,7 @@ what the die does next:
 * **chance nodes** -- the roll: serpent, shark, whale 1/3 each (B1.6); with Challenge 5 the dive
   dice, 36 equally likely (face, number) pairs (X5.3: the starfish moves any kind, a D only to
   an unoccupied hex, which harms no one). At a sink, the tile's unknown back: its odds from
-  public counts only (``_back_odds``);
+  public counts only (``queries.back_odds``);
 * **decision nodes** -- the roller's move: for an opponent's roll, the creature move that costs
   us most (every reachable hex of every piece of the rolled kind, paths by ``rules.reach``);
   for our own roll, the one worth most to us (others' losses, the leader's first, less ours).
@@ -52,36 +52,21 @@ from simulator.rules import (
     whirlpool,
 )
 from simulator.state import (
-    B_BOAT,
-    B_DEFEND_SHARK,
-    B_DOLPHIN,
-    B_SHARK,
-    B_VOLCANO,
-    B_WHALE,
-    B_WHIRLPOOL,
-    B_WIND,
-    BACK_COUNTS,
     BOAT_HEX,
     BOAT_N,
     BOAT_P,
-    CH_ATLANTIS_GONE,
     CH_DIVE,
-    CH_LEAVE_NONE,
     CHALLENGES,
     CR_HEX,
     CR_SLOTS,
-    CR_SUPPLY,
     D_CREATURE,
     D_CREATURE_PIECE,
-    D_MOVE,
     D_MOVE_PIECE,
     D_SINK,
     DOLPHIN,
-    DOLPHINS_PLACED,
     EX_AT,
     EX_LOC,
     EX_PROT,
-    HAND_TERRAIN,
     HEX_BOAT,
     HEX_NCR,
     HEX_NSWIM,
@@ -93,41 +78,52 @@ from simulator.state import (
     L_SAFE,
     L_SEA,
     MAX_EX,
-    MAX_SEATS,
     MP_LEFT,
     MUST_MOVE,
     MV_BOAT,
     MV_EXPLORER,
-    MV_STOP,
-    N_TERRAIN,
     PUB_SIZE,
     SERPENT,
     SHARK,
     SLOTS,
     SQUID,
-    SQUID_ONLY,
     STATE_SIZE,
     TERRAIN_LEFT,
     TILES_LEFT,
     WHALE,
 )
-from strategies import greedy as G
-from strategies import racer
 from strategies.api import Param
-from strategies.choice import remember, tally
+from strategies.choice import remember, tally, whole_move
+from strategies.greedy import rung
 from strategies.queries import (
     Q_RISK,
     Q_SWIM,
     Q_SWIM_COST,
     SAFE_POT,
-    best_step,
-    boat_moves,
+    SUNK_BOAT,
+    SUNK_DOLPHIN,
+    SUNK_NONE,
+    SUNK_SHARK,
+    SUNK_WHALE,
+    SUNK_WHIRL,
+    back_odds,
     creature_can_move,
     creature_moves,
     die_reach,
-    explorer_moves,
     piece_hex,
     potential,
+)
+from strategies.racer import boat_piece, explorer_piece, worth_of
+from strategies.scores import (
+    M_END,
+    M_SINKV,
+    boat_gain,
+    explorer_gain,
+    own_value,
+    row_score,
+    set_weights,
+    value,
+    victims,
 )
 
 NAME = "lookahead"
@@ -159,7 +155,7 @@ MAX_T = 22                 # hexes of explorers a roll is weighed against (the f
 # mem layout: greedy's cells (the shared queries, plans, greedy's tables), then the targets of
 # the roll being weighed: per hex, the worth of the swimmers and of the passengers there, and
 # how far the nearest serpent, shark and whale must go to get there (9: out of reach)
-L_N = G.M_END
+L_N = M_END
 L_HEX = L_N + 1
 L_SW = L_HEX + MAX_T
 L_BW = L_SW + MAX_T
@@ -169,8 +165,6 @@ L_CAPSIZE = L_SHARE + 1
 L_END = L_CAPSIZE + 1
 MEM_W = L_END
 M_MOVE, M_OURS, M_ALL = 0, 1, 2     # how ``_targets`` weighs the explorers
-# what a sunk tile's back does at once, for the odds (``_back_odds``) and the effect
-K_SHARK, K_WHALE, K_BOAT, K_WHIRL, K_DOLPHIN, K_NONE = range(6)
 
 
 # ============================================================================ the copy
@@ -209,7 +203,7 @@ def _targets(C, pub, mine, seat, mem, mode, focus):
     """List the hexes of the explorers a roll can take in position ``C`` (unprotected swimmers
     and passengers), with what losing them is worth to the roller: ``M_MOVE`` our own, each
     by its worth times its potential with danger left out; ``M_OURS`` our own, 10 per point of
-    value; ``M_ALL`` everyone's, as greedy's ``_value`` weighs them for our own roll (others'
+    value; ``M_ALL`` everyone's, as greedy's ``scores.value`` weighs them for our own roll (others'
     positive, the leader's most; ours negative). Returns how many hexes."""
     n = 0
     lo = 0 if mode == M_ALL else seat * SLOTS
@@ -227,11 +221,11 @@ def _targets(C, pub, mine, seat, mem, mode, focus):
         else:
             continue
         if mode == M_MOVE:
-            w = racer._worth(pub, mine, seat, e, mem, focus) * max(left, 10.0)
+            w = worth_of(pub, mine, seat, e, mem, focus) * max(left, 10.0)
         elif mode == M_OURS:
-            w = 10.0 * G._own(pub, mine, e % SLOTS)
+            w = 10.0 * own_value(pub, mine, e % SLOTS)
         else:
-            w = -10.0 * G._value(pub, mine, seat, e, mem)
+            w = -10.0 * value(pub, mine, seat, e, mem)
         j = 0
         while j < n and mem[L_HEX + j] != h:
             j += 1
@@ -335,70 +329,53 @@ def _threat(C, pub, mine, seat, mem, W, mode, focus):
 # ============================================================================ movement points
 @hot
 def _move(pub, mine, seat, opts, n, rng, mem, work, focus, fear, late):
-    """A movement point decided whole (as ``racer``): each move played on the copy, scored by
-    the change in its explorers' potential less ``fear`` times the change in the next
-    opponent's expected haul. A piece is skipped only when even losing all of that haul
-    could not lift it to the best so far (``racer``'s bound plus ``fear`` times the haul).
-    With ``late`` the haul counts less at the turn's earlier points (a later one can still
-    take the explorer out of reach)."""
-    C = work[W_LOOK:W_LOOK + STATE_SIZE]
+    """A movement point decided whole (``choice.whole_move``, as ``racer``): each move played
+    on the copy, scored by the change in its explorers' potential less ``fear`` times the
+    change in the next opponent's expected haul. With ``late`` the haul counts less at the
+    turn's earlier points (a later one can still take the explorer out of reach)."""
     left = min(max(pub[MP_LEFT], 1), 3)             # movement points left, this one included
     fear = fear * max(1.0 - late * (left - 1) / 3.0, 0.0)
     t0 = _threat(pub, pub, mine, seat, mem, work, M_MOVE, focus)
-    best = 0.0                                       # stop, the first row, scores 0
-    pick = 0
-    ties = 1
-    opts[n, 0] = MV_STOP
-    opts[n, 1] = -1
-    opts[n, 2] = -1
-    opts[n, 3] = -1
-    remember(pub, opts, n, D_MOVE, mem)
-    for j in range(1, n):
-        i = opts[j, 1]
-        if opts[j, 0] == MV_BOAT:
-            here = potential(pub, mem, L_BOAT, pub[BOAT_HEX + i])
-            worth = 0.0
-            for q in range(pub[BOAT_N + i]):
-                worth += racer._worth(pub, mine, seat, pub[BOAT_P + 3 * i + q], mem, focus)
-            m = boat_moves(pub, seat, i, opts, n)
-            for k in range(n, m):
-                if pub[BOAT_N + i] == 0:             # an empty boat drifts as greedy's
-                    s = G._boat_gain(pub, mem, i, worth, here, opts[k, 2])
-                else:
-                    _copy(pub, C)
-                    apply_move(C, seat, MV_BOAT, i, opts[k, 2], -1)
-                    s = 0.0
-                    for q in range(pub[BOAT_N + i]):
-                        p = pub[BOAT_P + 3 * i + q]
-                        s += racer._worth(pub, mine, seat, p, mem, focus) * (
-                            _pot_now(C, mem, p) - here)
-                    s -= fear * (_threat(C, pub, mine, seat, mem, work, M_MOVE, focus) - t0)
-                best, won, ties = tally(s, k, best, -1, ties, rng)
-                if won == k:
-                    pick = j
-                    remember(pub, opts, k, D_MOVE, mem)
-        else:                                        # our own explorer (R17)
-            _, here = G._explorer_here(pub, mine, i, mem)
-            worth = racer._worth(pub, mine, seat, i, mem, focus)
-            if worth * (best_step(pub, mem, i) - here) + fear * t0 < best - 1e-9:
-                continue
-            on_land = pub[EX_LOC + i] == L_LAND
-            m = explorer_moves(pub, i, opts, n, True)
-            for k in range(n, m):
-                dest = opts[k, 2]
-                via = opts[k, 3]
-                if on_land and via < 0 and dest < N_HEX and pub[HEX_TERRAIN + dest] >= 0:
-                    s = G._explorer_gain(pub, mem, worth, here, dest, via)   # nothing at stake
-                else:
-                    _copy(pub, C)
-                    apply_move(C, seat, MV_EXPLORER, i, dest, via)
-                    s = worth * (_pot_now(C, mem, i) - here)
-                    s -= fear * (_threat(C, pub, mine, seat, mem, work, M_MOVE, focus) - t0)
-                best, won, ties = tally(s, k, best, -1, ties, rng)
-                if won == k:
-                    pick = j
-                    remember(pub, opts, k, D_MOVE, mem)
-    return pick
+    return whole_move(pub, mine, seat, opts, n, rng, mem, work, (focus, fear, t0), boat_piece,
+                      _boat_score, _explorer_piece, _explorer_score)
+
+
+# ``whole_move``'s scorers, ``ctx`` = (focus, fear, the haul where the pieces stand)
+@hot
+def _explorer_piece(pub, mine, seat, e, mem, ctx):
+    """racer's, the bound raised by ``fear`` times the haul: a piece is skipped only when even
+    losing all of it could not lift the piece to the best so far."""
+    worth, here, top = explorer_piece(pub, mine, seat, e, mem, ctx)
+    return worth, here, top + ctx[1] * ctx[2]
+
+
+@hot
+def _boat_score(pub, mine, seat, mem, work, ctx, b, worth, here, dest, via):
+    """Boat ``b`` moved to ``dest`` on the copy: its passengers' gain in potential, less
+    ``fear`` times the change in the haul (an empty boat drifts as greedy's)."""
+    if pub[BOAT_N + b] == 0:
+        return boat_gain(pub, mine, seat, mem, work, ctx, b, worth, here, dest, via)
+    C = work[W_LOOK:W_LOOK + STATE_SIZE]
+    _copy(pub, C)
+    apply_move(C, seat, MV_BOAT, b, dest, -1)
+    s = 0.0
+    for q in range(pub[BOAT_N + b]):
+        p = pub[BOAT_P + 3 * b + q]
+        s += worth_of(pub, mine, seat, p, mem, ctx[0]) * (_pot_now(C, mem, p) - here)
+    return s - ctx[1] * (_threat(C, pub, mine, seat, mem, work, M_MOVE, ctx[0]) - ctx[2])
+
+
+@hot
+def _explorer_score(pub, mine, seat, mem, work, ctx, e, worth, here, dest, via):
+    """Our explorer ``e`` moved to ``dest`` on the copy, scored as a boat's move is; from land
+    to land nothing is at stake (greedy's score)."""
+    if pub[EX_LOC + e] == L_LAND and via < 0 and dest < N_HEX and pub[HEX_TERRAIN + dest] >= 0:
+        return explorer_gain(pub, mine, seat, mem, work, ctx, e, worth, here, dest, via)
+    C = work[W_LOOK:W_LOOK + STATE_SIZE]
+    _copy(pub, C)
+    apply_move(C, seat, MV_EXPLORER, e, dest, via)
+    s = worth * (_pot_now(C, mem, e) - here)
+    return s - ctx[1] * (_threat(C, pub, mine, seat, mem, work, M_MOVE, ctx[0]) - ctx[2])
 
 
 # ============================================================================ our die move
@@ -415,16 +392,16 @@ def _near(mem, a, b):
 @hot
 def _die_move(pub, mine, seat, opts, k, start, t0, nt, mem, work, guard):
     """Score of die move row ``k``: greedy's for dolphins, squid and empty boats; for a
-    serpent, shark or whale its immediate captures (greedy's ``_victims``) plus ``guard`` times
-    how much it lowers the next opponent's expected haul of ours. Without anyone in the hex it
-    enters, the haul is counted with the piece moved and no copy."""
+    serpent, shark or whale its immediate captures (greedy's ``scores.victims``) plus ``guard``
+    times how much it lowers the next opponent's expected haul of ours. Without anyone in the
+    hex it enters, the haul is counted with the piece moved and no copy."""
     a = opts[k, 0]
     c = opts[k, 2]
     if a > WHALE:
-        return G._score(pub, mine, seat, D_CREATURE, opts, k, mem)
+        return row_score(pub, mine, seat, D_CREATURE, opts, k, mem)
     if c == start:
         return 0.0
-    s = G._victims(pub, mine, seat, a, c, mem)
+    s = victims(pub, mine, seat, a, c, mem)
     if nt == 0 or not _near(mem, start, c):
         return s
     if pub[HEX_NSWIM + c] > 0 or pub[HEX_BOAT + c] >= 0:
@@ -443,7 +420,7 @@ def _die_move(pub, mine, seat, opts, k, start, t0, nt, mem, work, guard):
 
 @hot
 def _creature(pub, mine, seat, kind, opts, n, rng, mem, work, guard):
-    """The die move decided whole (as ``greedy._best_creature``) with ``_die_move``'s scores;
+    """The die move decided whole (as ``greedy.best_die_move``) with ``_die_move``'s scores;
     also the destination decision alone, when the roll left one piece to move."""
     nt = _targets(pub, pub, mine, seat, mem, M_OURS, 0.0)
     t0 = _roll_value(pub, work, mem, -1, -1, -1)
@@ -472,61 +449,6 @@ def _creature(pub, mine, seat, kind, opts, n, rng, mem, work, guard):
 
 # ============================================================================ the sink
 @hot
-def _revealed(pub, kind, back, t):
-    """Tiles of ``back`` revealed from terrain ``t``: every piece of ``kind`` out of the supply
-    came from one (the pieces match the tiles, B1.3-B1.4, X5.2), and every tile of a lower
-    terrain is gone (B5.5)."""
-    out = 0
-    for k in range(KIND_COUNT[kind]):
-        out += pub[CR_HEX + kind * CR_SLOTS + k] != CR_SUPPLY
-    for lower in range(t):
-        out -= BACK_COUNTS[back, lower]
-    return min(max(out, 0), BACK_COUNTS[back, t])
-
-
-@hot
-def _back_odds(pub, t):
-    """The odds of what a tile of terrain ``t`` does when sunk, from public counts only: the
-    shark and whale tiles left are known exactly (their pieces on the table; the dolphin's too
-    with the dive dice); the rest split as the terrain's other tiles do, the red ones less
-    those seen going into hands (``HAND_TERRAIN``). A volcano ends the game the same way
-    whichever tile sinks (left out) unless a challenge makes it a whirlpool (X2.2, X2.4)."""
-    left = pub[TERRAIN_LEFT + t]
-    dive = (pub[CHALLENGES] & CH_DIVE) != 0
-    shark = BACK_COUNTS[B_SHARK, t] - _revealed(pub, SHARK, B_SHARK, t)
-    whale = 0
-    red = 0
-    for b in range(B_WIND, B_DEFEND_SHARK + 2):      # wind, move and defend tiles
-        red += BACK_COUNTS[b, t]
-    if pub[SQUID_ONLY] != 0:
-        red += BACK_COUNTS[B_WHALE, t]               # X7.6: no whale comes (its squid aside)
-    else:
-        whale = BACK_COUNTS[B_WHALE, t] - _revealed(pub, WHALE, B_WHALE, t)
-    dolphin = 0
-    if dive:
-        dolphin = BACK_COUNTS[B_DOLPHIN, t]
-        for lower in range(t):
-            dolphin += BACK_COUNTS[B_DOLPHIN, lower]
-        dolphin = min(max(dolphin - pub[DOLPHINS_PLACED], 0), BACK_COUNTS[B_DOLPHIN, t])
-    else:
-        red += BACK_COUNTS[B_DOLPHIN, t]
-    for s in range(MAX_SEATS):
-        red -= pub[HAND_TERRAIN + s * N_TERRAIN + t]
-    red = max(red, 0)
-    boat = BACK_COUNTS[B_BOAT, t]
-    whirl = BACK_COUNTS[B_WHIRLPOOL, t]
-    volcano = BACK_COUNTS[B_VOLCANO, t]
-    rest = max(left - shark - whale - dolphin, 0)
-    other = boat + whirl + volcano + red
-    if left <= 0 or other == 0:
-        return shark / max(left, 1), whale / max(left, 1), 0.0, 0.0, dolphin / max(left, 1), 0.0
-    f = rest / (other * left)
-    if pub[CHALLENGES] & (CH_LEAVE_NONE | CH_ATLANTIS_GONE):
-        whirl += volcano
-    return shark / left, whale / left, boat * f, whirl * f, dolphin / left, red * f
-
-
-@hot
 def _after_sink(pub, mine, seat, mem, work, h, effect, guard):
     """Sink the tile on ``h`` in the copy (never reading its back), play ``effect``, and score
     the outcome: explorers lost or picked up at once, our own roll's expected best capture,
@@ -539,13 +461,13 @@ def _after_sink(pub, mine, seat, mem, work, h, effect, guard):
     C[TERRAIN_LEFT + C[HEX_TERRAIN + h]] -= 1
     C[HEX_TERRAIN + h] = -1
     C[TILES_LEFT] -= 1
-    if effect == K_SHARK or effect == K_WHALE:       # B3.1, B3.2
-        kind = SHARK if effect == K_SHARK else WHALE
+    if effect == SUNK_SHARK or effect == SUNK_WHALE:       # B3.1, B3.2
+        kind = SHARK if effect == SUNK_SHARK else WHALE
         slot = supply_slot(C, kind)
         if slot >= 0:
             put_creature(C, kind, slot, h)
             resolve_hex(C, h)
-    elif effect == K_BOAT:                           # B3.3: ours board first
+    elif effect == SUNK_BOAT:                           # B3.3: ours board first
         b = supply_boat(C)
         if b >= 0:
             put_boat(C, b, h)
@@ -556,9 +478,9 @@ def _after_sink(pub, mine, seat, mem, work, h, effect, guard):
                             and ours == (pass_ == 0):
                         place_explorer(C, e, L_BOAT, b)
             resolve_hex(C, h)
-    elif effect == K_WHIRL:                          # B3.4
+    elif effect == SUNK_WHIRL:                          # B3.4
         whirlpool(C, h)
-    elif effect == K_DOLPHIN:                        # X5.2, X5.5: it protects ours first
+    elif effect == SUNK_DOLPHIN:                        # X5.2, X5.5: it protects ours first
         d = supply_slot(C, DOLPHIN)
         if d >= 0:
             put_creature(C, DOLPHIN, d, h)
@@ -572,9 +494,9 @@ def _after_sink(pub, mine, seat, mem, work, h, effect, guard):
     v = 0.0
     for e in range(MAX_EX):
         if C[EX_LOC + e] == L_LOST and pub[EX_LOC + e] != L_LOST:
-            v -= 10.0 * G._value(pub, mine, seat, e, mem)
+            v -= 10.0 * value(pub, mine, seat, e, mem)
         elif C[EX_LOC + e] == L_BOAT and pub[EX_LOC + e] == L_LAND:
-            v += 4.0 * G._value(pub, mine, seat, e, mem)
+            v += 4.0 * value(pub, mine, seat, e, mem)
     _targets(C, pub, mine, seat, mem, M_ALL, 0.0)
     v += _roll_value(C, work, mem, -1, -1, -1)
     return v - guard * _threat(C, pub, mine, seat, mem, work, M_OURS, 0.0)
@@ -584,14 +506,14 @@ def _after_sink(pub, mine, seat, mem, work, h, effect, guard):
 def _sink(pub, mine, seat, opts, n, rng, mem, work, guard, doom):
     """The tile to sink: greedy's score (explorers on it are worth less as swimmers, the
     leader's a gain) plus ``doom`` times the expectation over its back of ``_after_sink``."""
-    odds = _back_odds(pub, pub[HEX_TERRAIN + opts[0, 0]])
+    odds = back_odds(pub, pub[HEX_TERRAIN + opts[0, 0]])
     best = -1e18
     pick = 0
     ties = 0
     for k in range(n):
         h = opts[k, 0]
-        s = mem[G.M_SINKV + h]
-        for effect in range(K_NONE + 1):
+        s = mem[M_SINKV + h]
+        for effect in range(SUNK_NONE + 1):
             p = odds[effect]
             if p > 0.0:
                 s += doom * p * _after_sink(pub, mine, seat, mem, work, h, effect, guard)
@@ -601,21 +523,23 @@ def _sink(pub, mine, seat, opts, n, rng, mem, work, guard, doom):
 
 # ============================================================================ the strategy
 @hot
-def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
-    G.set_weights(mem, par[1], par[10], par[9], 1.0, par[2])   # tuned's weights by default
+def _weigh(pub, seat, kind, mem, par):
+    set_weights(mem, par[1], par[10], par[9], 1.0, par[2])   # tuned's weights by default
     mem[L_SHARE] = par[6]
     mem[L_CAPSIZE] = par[8]
-    k = G.begin(pub, kind, opts, n, mem)
-    if k >= 0:
-        return k
-    if G.is_setup(kind):
-        return G._best(pub, mine, seat, kind, opts, 0, n, rng, mem)
-    G.prepare(pub, mine, seat, kind, mem)
+
+
+@hot
+def _own(pub, mine, seat, kind, opts, n, rng, mem, work, par):
     if kind == D_MOVE_PIECE:
         return _move(pub, mine, seat, opts, n, rng, mem, work, par[0], par[3], par[7])
     if kind == D_CREATURE_PIECE or (kind == D_CREATURE and opts[0, 0] <= WHALE):
         return _creature(pub, mine, seat, kind, opts, n, rng, mem, work, par[4])
     if kind == D_SINK:
         return _sink(pub, mine, seat, opts, n, rng, mem, work, par[4], par[5])
-    return G.finish(pub, mine, seat, kind, opts, n, rng, mem, work)
+    return -1
 
+
+@hot
+def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
+    return rung(pub, mine, seat, kind, opts, n, rng, mem, work, par, _weigh, _own)

@@ -16,6 +16,9 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import simulator
+
+from .api import signature
 from .registry import Strategy, StrategyError, register_plugin, validate
 
 _LOADED: dict[Path, list[Strategy]] = {}
@@ -26,9 +29,7 @@ def source_hash(path: Path) -> str:
 
 
 def _import(path: Path):
-    import numba
-
-    import simulator
+    import numba    # here, not at the top: run folders hash plug-in files without numba (0.4 s)
     digest = source_hash(path)
     name = f"survive_plugin_{''.join(c if c.isalnum() else '_' for c in path.stem)}_{digest}"
     if name in sys.modules:
@@ -72,9 +73,7 @@ def _entries(module, path: Path) -> list[dict]:
 
 
 def _check_compiled(fn, name: str, path: Path):
-    from numba.core.registry import CPUDispatcher
-
-    from .api import signature
+    from numba.core.registry import CPUDispatcher    # (numba: as in ``_import``)
     if not isinstance(fn, CPUDispatcher):
         raise StrategyError(f"plug-in {path}: {name}'s choose must be decorated with "
                             f"@strategies.api.compiled")

@@ -1,8 +1,9 @@
 """The compiled questions heuristics ask about a position, in one place, so every rung asks them
 the same way (and a fix reaches all of them): how far an explorer is from safety and what it is
 worth there (its *potential*), which creatures can reach a hex with one die move (the danger
-maps), where our explorers stand, whether a boat has room, how far each seat leads -- plus the
-``simulator.rules`` queries strategies use, re-exported.
+maps), where our explorers stand, whether a boat has room, how far each seat leads, what a tile
+sunk now may turn out to be (from public counts only) -- plus the ``simulator.rules`` queries
+strategies use, re-exported.
 
 Answers that would cost a pass over the pieces per option are cached in the seat's ``mem``
 row, in the block ``Q_*`` below, which every heuristic built on these queries keeps at the
@@ -38,25 +39,45 @@ from simulator.rules import (    # re-exported: the rules' own queries
     unprotected_swimmers,
 )
 from simulator.state import (
+    B_BOAT,
+    B_DEFEND_SHARK,
+    B_DOLPHIN,
+    B_SHARK,
+    B_VOLCANO,
+    B_WHALE,
+    B_WHIRLPOOL,
+    B_WIND,
+    BACK_COUNTS,
     BOAT_HEX,
     BOAT_N,
     BOAT_P,
+    CH_ATLANTIS_GONE,
+    CH_DIVE,
+    CH_LEAVE_NONE,
+    CHALLENGES,
     CR_HEX,
     CR_SLOTS,
+    CR_SUPPLY,
+    DOLPHINS_PLACED,
     EX_AT,
     EX_LOC,
     EX_SEAT,
     EX_SWAM,
+    HAND_TERRAIN,
     HEX_BOAT,
     HEX_TERRAIN,
+    KIND_COUNT,
     L_BOAT,
     L_LAND,
     L_SAFE,
     L_SEA,
     MAX_SEATS,
+    N_TERRAIN,
     SERPENT,
     SHARK,
     SLOTS,
+    SQUID_ONLY,
+    TERRAIN_LEFT,
     WHALE,
 )
 
@@ -348,3 +369,64 @@ def threat_to_seat(pub, s, kind, c):
         elif loc == L_BOAT and kind != SHARK:
             t += HEX_DIST[c, pub[BOAT_HEX + pub[EX_AT + e]]] <= steps
     return t
+
+
+# ============================================================================ a sunk tile's back
+# what a sunk tile's back does at once (``back_odds``, in this order)
+SUNK_SHARK, SUNK_WHALE, SUNK_BOAT, SUNK_WHIRL, SUNK_DOLPHIN, SUNK_NONE = range(6)
+
+
+@hot
+def _revealed(pub, kind, back, t):
+    """Tiles of ``back`` revealed from terrain ``t``: every piece of ``kind`` out of the supply
+    came from one (the pieces match the tiles, B1.3-B1.4, X5.2), and every tile of a lower
+    terrain is gone (B5.5)."""
+    out = 0
+    for k in range(KIND_COUNT[kind]):
+        out += pub[CR_HEX + kind * CR_SLOTS + k] != CR_SUPPLY
+    for lower in range(t):
+        out -= BACK_COUNTS[back, lower]
+    return min(max(out, 0), BACK_COUNTS[back, t])
+
+
+@hot
+def back_odds(pub, t):
+    """The odds of what a tile of terrain ``t`` does when sunk, from public counts only: the
+    shark and whale tiles left are known exactly (their pieces on the table; the dolphin's too
+    with the dive dice); the rest split as the terrain's other tiles do, the red ones less
+    those seen going into hands (``HAND_TERRAIN``). A volcano ends the game the same way
+    whichever tile sinks (left out) unless a challenge makes it a whirlpool (X2.2, X2.4).
+    Returns the odds of ``SUNK_SHARK`` ... ``SUNK_NONE``, in that order."""
+    left = pub[TERRAIN_LEFT + t]
+    dive = (pub[CHALLENGES] & CH_DIVE) != 0
+    shark = BACK_COUNTS[B_SHARK, t] - _revealed(pub, SHARK, B_SHARK, t)
+    whale = 0
+    red = 0
+    for b in range(B_WIND, B_DEFEND_SHARK + 2):      # wind, move and defend tiles
+        red += BACK_COUNTS[b, t]
+    if pub[SQUID_ONLY] != 0:
+        red += BACK_COUNTS[B_WHALE, t]               # X7.6: no whale comes (its squid aside)
+    else:
+        whale = BACK_COUNTS[B_WHALE, t] - _revealed(pub, WHALE, B_WHALE, t)
+    dolphin = 0
+    if dive:
+        dolphin = BACK_COUNTS[B_DOLPHIN, t]
+        for lower in range(t):
+            dolphin += BACK_COUNTS[B_DOLPHIN, lower]
+        dolphin = min(max(dolphin - pub[DOLPHINS_PLACED], 0), BACK_COUNTS[B_DOLPHIN, t])
+    else:
+        red += BACK_COUNTS[B_DOLPHIN, t]
+    for s in range(MAX_SEATS):
+        red -= pub[HAND_TERRAIN + s * N_TERRAIN + t]
+    red = max(red, 0)
+    boat = BACK_COUNTS[B_BOAT, t]
+    whirl = BACK_COUNTS[B_WHIRLPOOL, t]
+    volcano = BACK_COUNTS[B_VOLCANO, t]
+    rest = max(left - shark - whale - dolphin, 0)
+    other = boat + whirl + volcano + red
+    if left <= 0 or other == 0:
+        return shark / max(left, 1), whale / max(left, 1), 0.0, 0.0, dolphin / max(left, 1), 0.0
+    f = rest / (other * left)
+    if pub[CHALLENGES] & (CH_LEAVE_NONE | CH_ATLANTIS_GONE):
+        whirl += volcano
+    return shark / left, whale / left, boat * f, whirl * f, dolphin / left, red * f

@@ -14,19 +14,24 @@ from simulator.state import (
     BOAT_P,
     CH_EQUAL,
     CHALLENGES,
-    D_MOVE,
     D_MOVE_PIECE,
     EX_SEAT,
     L_BOAT,
-    MV_BOAT,
-    MV_STOP,
     P_VALUE,
     SLOTS,
 )
-from strategies import greedy as G
 from strategies.api import Param
-from strategies.choice import remember, tally
-from strategies.queries import best_step, boat_moves, explorer_moves, potential
+from strategies.choice import whole_move
+from strategies.greedy import rung
+from strategies.queries import best_step, potential
+from strategies.scores import (
+    M_END,
+    boat_gain,
+    explorer_gain,
+    explorer_here,
+    set_weights,
+    value,
+)
 
 NAME = "racer"
 CODE = 3
@@ -37,70 +42,53 @@ PARAMS = (
     Param("risk", 0.25, 0.0, 10.0, "weight of creature danger in a potential (greedy: 1)"),
     Param("swim", 2.0, 1.0, 6.0, "movement points a hex swum counts (greedy: 3)"),
 )
-MEM_W = G.MEM_W
+MEM_W = M_END           # greedy's cells (strategies.scores)
 
 
 @hot
-def _worth(pub, mine, seat, e, mem, focus):
+def worth_of(pub, mine, seat, e, mem, focus):
     """Explorer ``e``'s worth to us: our own by value ** ``focus`` (1 under Everyone is Equal),
     anyone else's as greedy counts it."""
     if pub[EX_SEAT + e] != seat:
-        return G._value(pub, mine, seat, e, mem)
+        return value(pub, mine, seat, e, mem)
     if pub[CHALLENGES] & CH_EQUAL:
         return 1.0
     return float(mine[P_VALUE + e % SLOTS]) ** focus
 
 
+# A movement point is decided whole (``choice.whole_move``) with explorers and boats weighed by
+# ``worth_of`` (``focus`` = ``ctx[0]``); empty boats drift as greedy's do.
 @hot
-def _move(pub, mine, seat, opts, n, rng, mem, focus):
-    """A movement point decided whole (as ``greedy._best_whole_move``) with explorers and
-    boats weighed by ``_worth``; empty boats drift as greedy's do."""
-    best = 0.0                                       # stop, the first row, scores 0
-    pick = 0
-    ties = 1
-    opts[n, 0] = MV_STOP
-    opts[n, 1] = -1
-    opts[n, 2] = -1
-    opts[n, 3] = -1
-    remember(pub, opts, n, D_MOVE, mem)
-    for j in range(1, n):
-        i = opts[j, 1]
-        if opts[j, 0] == MV_BOAT:
-            worth = 0.0
-            for q in range(pub[BOAT_N + i]):
-                worth += _worth(pub, mine, seat, pub[BOAT_P + 3 * i + q], mem, focus)
-            here = potential(pub, mem, L_BOAT, pub[BOAT_HEX + i])
-            m = boat_moves(pub, seat, i, opts, n)
-            for k in range(n, m):
-                s = G._boat_gain(pub, mem, i, worth, here, opts[k, 2])
-                best, won, ties = tally(s, k, best, -1, ties, rng)
-                if won == k:
-                    pick = j
-                    remember(pub, opts, k, D_MOVE, mem)
-        else:
-            _, here = G._explorer_here(pub, mine, i, mem)
-            worth = _worth(pub, mine, seat, i, mem, focus)
-            if worth * (best_step(pub, mem, i) - here) < best - 1e-9:
-                continue
-            m = explorer_moves(pub, i, opts, n, True)
-            for k in range(n, m):
-                s = G._explorer_gain(pub, mem, worth, here, opts[k, 2], opts[k, 3])
-                best, won, ties = tally(s, k, best, -1, ties, rng)
-                if won == k:
-                    pick = j
-                    remember(pub, opts, k, D_MOVE, mem)
-    return pick
+def boat_piece(pub, mine, seat, b, mem, ctx):
+    """Boat ``b``'s passengers' worth and their potential where it stands; no bound (every
+    move of a boat is scored)."""
+    worth = 0.0
+    for q in range(pub[BOAT_N + b]):
+        worth += worth_of(pub, mine, seat, pub[BOAT_P + 3 * b + q], mem, ctx[0])
+    return worth, potential(pub, mem, L_BOAT, pub[BOAT_HEX + b]), 1e18
+
+
+@hot
+def explorer_piece(pub, mine, seat, e, mem, ctx):
+    """Our explorer ``e``'s worth and potential where it stands, and greedy's bound for it."""
+    _, here = explorer_here(pub, mine, e, mem)
+    worth = worth_of(pub, mine, seat, e, mem, ctx[0])
+    return worth, here, worth * (best_step(pub, mem, e) - here)
+
+
+@hot
+def _weigh(pub, seat, kind, mem, par):
+    set_weights(mem, par[1], 1.0, 0.5, 1.0, par[2])
+
+
+@hot
+def _own(pub, mine, seat, kind, opts, n, rng, mem, work, par):
+    if kind == D_MOVE_PIECE:
+        return whole_move(pub, mine, seat, opts, n, rng, mem, work, (par[0],), boat_piece,
+                          boat_gain, explorer_piece, explorer_gain)
+    return -1
 
 
 @hot
 def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
-    G.set_weights(mem, par[1], 1.0, 0.5, 1.0, par[2])
-    k = G.begin(pub, kind, opts, n, mem)
-    if k >= 0:
-        return k
-    if G.is_setup(kind):
-        return G._best(pub, mine, seat, kind, opts, 0, n, rng, mem)
-    G.prepare(pub, mine, seat, kind, mem)
-    if kind == D_MOVE_PIECE:
-        return _move(pub, mine, seat, opts, n, rng, mem, par[0])
-    return G.finish(pub, mine, seat, kind, opts, n, rng, mem, work)
+    return rung(pub, mine, seat, kind, opts, n, rng, mem, work, par, _weigh, _own)

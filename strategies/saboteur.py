@@ -22,9 +22,9 @@ from simulator.state import (
     PLAYER_OF,
     WHALE,
 )
-from strategies import greedy as G
 from strategies.api import Param
 from strategies.choice import remember, tally
+from strategies.greedy import is_setup, rung
 from strategies.queries import (
     Q_DECISION,
     Q_LEAD,
@@ -38,6 +38,7 @@ from strategies.queries import (
     threat_to_own,
     threat_to_seat,
 )
+from strategies.scores import M_END, M_GUARD, row_score, set_weights, victims
 
 NAME = "saboteur"
 CODE = 4
@@ -50,15 +51,15 @@ PARAMS = (
           "leader's swimmers and boats"),
     Param("greed", 0.5, 0.0, 5.0, "weight of our own explorers against the harm we do"),
 )
-M_LEADER = G.M_END            # the leading seat of this decision (-1: none)
+M_LEADER = M_END              # the leading seat of this decision (-1: none)
 MEM_W = M_LEADER + 1
 
 
 @hot
 def _standings(pub, seat, mem, spite):
-    """Fill the per-seat weights greedy's ``_value`` reads (``queries.lead``) for this decision:
-    1 + rescued + half the explorers afloat, times ``spite`` for the leading seat(s) of the
-    other players; note the first leading seat."""
+    """Fill the per-seat weights greedy's ``scores.value`` reads (``queries.lead``) for this
+    decision: 1 + rescued + half the explorers afloat, times ``spite`` for the leading seat(s)
+    of the other players; note the first leading seat."""
     top = -1.0
     leader = -1
     for s in range(MAX_SEATS):
@@ -76,7 +77,7 @@ def _standings(pub, seat, mem, spite):
 
 @hot
 def _creature(pub, mine, seat, opts, n, rng, mem, work, pursue):
-    """The die move decided whole (as ``greedy._best_creature``), a serpent, shark or whale
+    """The die move decided whole (as ``greedy.best_die_move``), a serpent, shark or whale
     also scored by how many of the leader's explorers it threatens after the move, less
     before."""
     leader = int(mem[M_LEADER])
@@ -97,12 +98,12 @@ def _creature(pub, mine, seat, opts, n, rng, mem, work, pursue):
         for k in range(n, m):
             c = opts[k, 2]
             if a > WHALE:                            # dolphin, squid, empty boat
-                s = G._score(pub, mine, seat, D_CREATURE, opts, k, mem)
+                s = row_score(pub, mine, seat, D_CREATURE, opts, k, mem)
             elif c == start:
                 s = 0.0
             else:
                 change = 0.0 if threat == 0.0 else threat - threat_to_own(mem, a, c)
-                s = G._victims(pub, mine, seat, a, c, mem) + mem[G.M_GUARD] * change
+                s = victims(pub, mine, seat, a, c, mem) + mem[M_GUARD] * change
                 if leader >= 0 and c < N_HEX:
                     s += pursue * (threat_to_seat(pub, leader, a, c) - before)
             best, won, ties = tally(s, k, best, -1, ties, rng)
@@ -113,19 +114,21 @@ def _creature(pub, mine, seat, opts, n, rng, mem, work, pursue):
 
 
 @hot
-def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
-    k = G.begin(pub, kind, opts, n, mem)
-    if k >= 0:
-        return k
-    if G.is_setup(kind) or kind == D_MOVE_PIECE or kind == D_MOVE:
-        G.set_weights(mem, 1.0, 1.0, 1.0, 3.0, 3.0)          # moving: greedy's own weights
-        if G.is_setup(kind):
-            return G._best(pub, mine, seat, kind, opts, 0, n, rng, mem)
-        G.prepare(pub, mine, seat, kind, mem)
-        return G.finish(pub, mine, seat, kind, opts, n, rng, mem, work)
-    G.set_weights(mem, 1.0, par[3], par[0], 3.0, 3.0)
-    _standings(pub, seat, mem, par[1])
-    G.prepare(pub, mine, seat, kind, mem)
+def _weigh(pub, seat, kind, mem, par):
+    if is_setup(kind) or kind == D_MOVE_PIECE or kind == D_MOVE:
+        set_weights(mem, 1.0, 1.0, 1.0, 3.0, 3.0)          # moving: greedy's own weights
+    else:
+        set_weights(mem, 1.0, par[3], par[0], 3.0, 3.0)
+        _standings(pub, seat, mem, par[1])
+
+
+@hot
+def _own(pub, mine, seat, kind, opts, n, rng, mem, work, par):
     if kind == D_CREATURE_PIECE:
         return _creature(pub, mine, seat, opts, n, rng, mem, work, par[2])
-    return G.finish(pub, mine, seat, kind, opts, n, rng, mem, work)
+    return -1
+
+
+@hot
+def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
+    return rung(pub, mine, seat, kind, opts, n, rng, mem, work, par, _weigh, _own)

@@ -21,6 +21,14 @@ used during the call, while the engine holds the arrays.
 """
 from __future__ import annotations
 
+import ctypes
+
+import numpy as np
+from numba import config, get_thread_id, njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
+
 from simulator.jit import STRATEGY_INLINING, inlining
 from simulator.rules import W_SIZE
 from simulator.state import (
@@ -36,14 +44,14 @@ from simulator.state import (
     STATE_SIZE,
 )
 
-from .dispatch import MEM_W, PAR0
+from .api import MEM_W, PAR0
+from .generated import generated_module
 
 _TRAMPOLINES: dict[int, object] = {}
 
 
 def signature():
     """``(S, opts, W, rng, mem addresses, seat, kind, n) -> row``: eight int64."""
-    from numba import types
     i = types.int64
     return i(i, i, i, i, i, i, i, i)
 
@@ -51,11 +59,6 @@ def signature():
 def _view(dtype, ndim: int):
     """An intrinsic ``view(address, shape)`` -> a C-contiguous array over memory the caller
     owns (no meminfo: nothing is counted or freed)."""
-    from numba import types
-    from numba.core import cgutils
-    from numba.extending import intrinsic
-    from numba.np.arrayobj import make_array, populate_array
-
     arrty = types.Array(dtype, ndim, "C")
 
     @intrinsic
@@ -81,9 +84,8 @@ _VIEWS: dict[str, object] = {}
 
 
 def views() -> dict:
-    """The four view intrinsics the trampolines use, made once (they need numba)."""
+    """The four view intrinsics the trampolines use, made once."""
     if not _VIEWS:
-        from numba import types
         _VIEWS.update(state_view=_view(types.int32, 1), board_view=_view(types.int32, 2),
                       stream_view=_view(types.uint64, 1), rows_view=_view(types.float64, 2))
     return _VIEWS
@@ -139,8 +141,6 @@ def watch_table():
     """The per-thread notes (threads x 4 int64), made once per process; the plug-in
     trampolines hold its address as a constant (they are compiled in each process)."""
     if not _WATCH:
-        import numpy as np
-        from numba import config
         _WATCH.append(np.zeros((max(int(config.NUMBA_NUM_THREADS), 1) + 1, 4), np.int64))
     return _WATCH[0]
 
@@ -161,13 +161,10 @@ def seat_call(s_at, opts_at, w_at, rng_at, mem_at, seat, kind, n):
 
 
 def _compiled_trampoline(choose):
-    from numba import get_thread_id, njit
-    from numba import types as nt
-
     namespace = {**_CONSTANTS, **views(), "choose": choose}
     exec(trampoline_source("plain", "choose"), namespace)
     table = watch_table()
-    watched = {"notes_view": _view(nt.int64, 2), "get_thread_id": get_thread_id,
+    watched = {"notes_view": _view(types.int64, 2), "get_thread_id": get_thread_id,
                "WATCH_AT": int(table.ctypes.data), "WATCH_ROWS": int(table.shape[0])}
     with inlining(STRATEGY_INLINING):
         watched["seat_plain"] = njit(_nrt=False)(namespace["seat_plain"])
@@ -191,16 +188,12 @@ def seats_source(strategies) -> str:
 _BUILTIN: dict[str, object] = {}
 
 
-def builtin_trampoline(s):
-    """The seat function of a built-in that is not in the engine's switch: its trampoline,
-    compiled from the generated module the first time the strategy plays, cached on disk."""
+def builtin_trampoline(s, apart):
+    """The seat function of built-in ``s``, one of the built-ins ``apart`` from the engine's
+    switch (``dispatch.apart``): its trampoline, compiled from the generated module of all
+    their trampolines the first time the strategy plays, cached on disk."""
     if s.name not in _BUILTIN:
-        from numba import njit
-
-        from .dispatch import generated_module, in_switch
-        from .registry import builtins
-        module = generated_module("strategies._seats", "strategy_seats.py", seats_source(
-            [b for b in builtins().values() if not in_switch(b)]))
+        module = generated_module("strategies._seats", "strategy_seats.py", seats_source(apart))
         with inlining(STRATEGY_INLINING):
             _BUILTIN[s.name] = njit(signature(), cache=True, _nrt=False)(
                 getattr(module, f"seat_{s.name}"))
@@ -209,10 +202,6 @@ def builtin_trampoline(s):
 
 def _python_trampoline(choose):
     """The same in plain Python, for runs with numba's JIT disabled (coverage, audits)."""
-    import ctypes
-
-    import numpy as np
-
     def view(address, ctype, shape):
         return np.ctypeslib.as_array(ctypes.cast(address, ctypes.POINTER(ctype)), shape)
 
@@ -232,7 +221,6 @@ def trampoline(choose):
     compiled once per process, ~0.2 s)."""
     key = id(choose)
     if key not in _TRAMPOLINES:
-        from numba import config
         _TRAMPOLINES[key] = (_python_trampoline if config.DISABLE_JIT
                              else _compiled_trampoline)(choose)
     return _TRAMPOLINES[key]

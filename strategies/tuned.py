@@ -1,4 +1,5 @@
-"""``tuned``: ``racer`` with the parameters CMA-ES found against the ladder -- a named preset.
+"""``tuned``: a named preset of ``racer`` -- racer's play, with the parameters CMA-ES found
+against the ladder as its defaults (``api.preset``).
 
 Found by (2-core VM, 2026-12-01, 136,000 games in 403 s):
 
@@ -13,16 +14,17 @@ value to the power 3.95 (racer: 2), danger weighs 0.79 (racer: 0.25) and a hex s
 """
 from simulator.jit import hot
 from strategies import racer
-from strategies.api import Param
+from strategies.api import preset
 
 NAME = "tuned"
 CODE = 5
 DESCRIPTION = "racer with the weights CMA-ES found against the ladder (survive-sim tune)"
 TUNED = {"focus": 3.949, "risk": 0.79, "swim": 1.213}
-PARAMS = tuple(Param(p.name, TUNED[p.name], p.low, p.high, p.doc) for p in racer.PARAMS)
+PARAMS = preset(racer, TUNED)
 MEM_W = racer.MEM_W
 
 
 @hot
 def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
+    """racer's answer (under the parameters the seat was given: these defaults, or others)."""
     return racer.choose(pub, mine, seat, kind, opts, n, rng, mem, work, par)

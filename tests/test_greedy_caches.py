@@ -1,12 +1,14 @@
 """greedy keeps per-seat caches between decisions and skips options it can prove useless, to
 save work; each cache must equal what a fresh computation gives, and each skip must be safe, at
-every moment of real games (the tables are only as right as these shortcuts)."""
+every moment of real games (the tables are only as right as these shortcuts). The scores and
+their bounds are ``strategies.scores``; the loop that skips is ``choice.whole_move``."""
 import numpy as np
 import pytest
 
 import play.engine as E
 import play.layout as LY
-from simulator.rules import boat_moves, explorer_moves, move_rows, options_move_pieces
+from simulator.board import N_HEX
+from simulator.rules import W_SIZE, boat_moves, explorer_moves, move_rows, options_move_pieces
 from play.settings import Settings
 from play.simulate import engine_args
 from simulator.state import (
@@ -28,10 +30,11 @@ from simulator.state import (
 )
 from strategies import greedy
 from strategies import queries as Q
-from strategies.choice import C_PLAN_ROW
-from strategies.dispatch import MEM_W
+from strategies import scores as S
+from strategies.api import MEM_W
+from strategies.choice import C_PLAN_ROW, tally
 
-MAPS = slice(Q.Q_SWIM, Q.Q_SWIM + 2 * greedy.N_HEX)
+MAPS = slice(Q.Q_SWIM, Q.Q_SWIM + 2 * N_HEX)
 DEFAULTS = tuple(p.default for p in greedy.PARAMS)     # risk, greed, malice, guard, swim
 # the weights the rungs built on greedy's scores write (careful, racer): the bounds must hold
 WEIGHTS = (DEFAULTS, (4.0, 2.0, 0.5, 8.0, 4.0), (0.25, 1.0, 0.5, 1.0, 2.0),
@@ -40,7 +43,7 @@ WEIGHTS = (DEFAULTS, (4.0, 2.0, 0.5, 8.0, 4.0), (0.25, 1.0, 0.5, 1.0, 2.0),
 
 def _mem(weights=DEFAULTS):
     mem = np.zeros(MEM_W, np.float64)
-    greedy.set_weights(mem, *weights)
+    S.set_weights(mem, *weights)
     return mem
 
 
@@ -76,7 +79,7 @@ def test_danger_maps_kept_up_to_date_equal_fresh_maps():
 def test_swimmer_victims_table_equals_the_sum_over_each_hexs_swimmers():
     """A serpent's or shark's attack on a hex is scored from a per-hex table made in one pass
     over the explorers per creature decision; it must equal, for every hex and seat, the sum
-    over that hex's swimmers of what eating each is worth (``_value``), added in explorer
+    over that hex's swimmers of what eating each is worth (``scores.value``), added in explorer
     order -- the per-option loop it replaced."""
     settings = Settings(players=6, strategies=("greedy",), dolphins=True)
     checked = gains = 0
@@ -86,16 +89,15 @@ def test_swimmer_victims_table_equals_the_sum_over_each_hexs_swimmers():
             mine = np.ascontiguousarray(snap[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W])
             mem = _mem()
             mem[Q.Q_DECISION] = 1.0          # as in a decision: the leaders get counted
-            greedy._hex_losses(pub, mine, np.int64(seat), np.int64(L_SEA), 10.0,
-                               np.int64(greedy.M_SWIMV), mem)
-            want = np.zeros(greedy.N_HEX)
+            S.hex_losses(pub, mine, np.int64(seat), np.int64(L_SEA), 10.0,
+                         np.int64(S.M_SWIMV), mem)
+            want = np.zeros(N_HEX)
             for e in range(MAX_EX):
                 if pub[EX_LOC + e] == L_SEA:
-                    want[pub[EX_AT + e]] -= 10.0 * greedy._value(pub, mine, np.int64(seat),
-                                                                 np.int64(e), mem)
+                    want[pub[EX_AT + e]] -= 10.0 * S.value(pub, mine, np.int64(seat),
+                                                           np.int64(e), mem)
                     checked += 1
-            np.testing.assert_array_equal(mem[greedy.M_SWIMV:greedy.M_SWIMV + greedy.N_HEX],
-                                          want)
+            np.testing.assert_array_equal(mem[S.M_SWIMV:S.M_SWIMV + N_HEX], want)
             gains += int((want > 0).sum())            # opponents' swimmers: eating them helps
     assert checked > 100 and gains > 0
 
@@ -120,13 +122,14 @@ def _movement_points(cases, seed, game, step, weights=DEFAULTS):
 @pytest.mark.parametrize("weights", WEIGHTS)
 def test_move_bounds_never_fall_below_a_rows_score(weights):
     """A movement point skips a piece whose upper bound on its scores falls short of the best
-    so far (``greedy._best_whole_move``). That leaves the choice and the tie draws unchanged
+    so far (``choice.whole_move``). That leaves the choice and the tie draws unchanged
     only if no move of the piece ever scores above its bound: checked for every move of every
     piece of every seat after every event of greedy games -- swimmers, passengers, explorers on
     land, empty boats and boats with passengers, with dolphins protecting swimmers (X5.5) and
     the squid in play; under greedy's weights and the rungs' (danger and swimming priced
     otherwise)."""
     rows = np.zeros((MAX_OPTS, OPT_W), np.int32)
+    work = np.zeros(W_SIZE, np.int32)
     checked = 0
     skippable = set()
     cases = (Settings(players=4, strategies=("greedy",)),
@@ -135,17 +138,16 @@ def test_move_bounds_never_fall_below_a_rows_score(weights):
         for j in range(1, n):
             i = int(opts[j, 1])
             if opts[j, 0] == MV_BOAT:
-                worth, here, top = greedy._boat_here(pub, mine, seat, i, mem)
+                worth, here, top = S.boat_piece(pub, mine, seat, i, mem, ())
                 m = boat_moves(pub, seat, i, rows, 0)
-                scores = [greedy._boat_gain(pub, mem, i, worth, here, rows[k, 2])
-                          for k in range(m)]
+                scores = [S.boat_gain(pub, mine, seat, mem, work, (), i, worth, here,
+                                      rows[k, 2], rows[k, 3]) for k in range(m)]
                 kind = "boat" if pub[BOAT_N + i] else "empty boat"
             else:
-                worth, here = greedy._explorer_here(pub, mine, i, mem)
-                top = worth * (Q.best_step(pub, mem, i) - here)
+                worth, here, top = S.explorer_piece(pub, mine, seat, i, mem, ())
                 m = explorer_moves(pub, i, rows, 0, True)
-                scores = [greedy._explorer_gain(pub, mem, worth, here, rows[k, 2],
-                                                rows[k, 3]) for k in range(m)]
+                scores = [S.explorer_gain(pub, mine, seat, mem, work, (), i, worth, here,
+                                          rows[k, 2], rows[k, 3]) for k in range(m)]
                 kind = int(pub[EX_LOC + i])
             assert max(scores) <= top, (kind, scores, top)
             if top < 1e17:
@@ -156,11 +158,12 @@ def test_move_bounds_never_fall_below_a_rows_score(weights):
 
 
 def test_skipping_pieces_changes_neither_the_move_nor_the_tie_draws():
-    """``greedy._best_whole_move`` (pieces skipped by their bounds) against scoring every row of
+    """``greedy.best_move`` (pieces skipped by their bounds) against scoring every row of
     ``rules.move_rows`` in order with the same scores and the same tie rule: the same move is
     kept for the destination decision and the seat's noise stream ends in the same state,
     for every seat after every event of greedy games."""
     rows = np.zeros((MAX_OPTS, OPT_W), np.int32)
+    work = np.zeros(W_SIZE, np.int32)
     plan = slice(C_PLAN_ROW, C_PLAN_ROW + 4)
     decisions = drew = 0
     cases = (Settings(players=4, strategies=("greedy",)),
@@ -168,7 +171,7 @@ def test_skipping_pieces_changes_neither_the_move_nor_the_tie_draws():
     for pub, mine, seat, mem, opts, n in _movement_points(cases, 3, 2, 4):
         start = np.uint64(1000 * decisions + 7)
         rng = np.array([start], np.uint64)
-        piece = greedy._best_whole_move(pub, mine, seat, opts, n, rng, mem)
+        piece = greedy.best_move(pub, mine, seat, opts, n, rng, mem, work)
         every = np.array([start], np.uint64)
         best, chosen, ties = -1e18, 0, 0
         for k in range(move_rows(pub, seat, rows, 0)):
@@ -176,12 +179,14 @@ def test_skipping_pieces_changes_neither_the_move_nor_the_tie_draws():
             if what == MV_STOP:
                 s = 0.0
             elif what == MV_BOAT:
-                worth, here, _ = greedy._boat_here(pub, mine, seat, i, mem)
-                s = greedy._boat_gain(pub, mem, i, worth, here, rows[k, 2])
+                worth, here, _ = S.boat_piece(pub, mine, seat, i, mem, ())
+                s = S.boat_gain(pub, mine, seat, mem, work, (), i, worth, here, rows[k, 2],
+                                rows[k, 3])
             else:
-                worth, here = greedy._explorer_here(pub, mine, i, mem)
-                s = greedy._explorer_gain(pub, mem, worth, here, rows[k, 2], rows[k, 3])
-            best, chosen, ties = greedy._tally(s, k, best, chosen, ties, every)
+                worth, here = S.explorer_here(pub, mine, i, mem)
+                s = S.explorer_gain(pub, mine, seat, mem, work, (), i, worth, here, rows[k, 2],
+                                    rows[k, 3])
+            best, chosen, ties = tally(s, k, best, chosen, ties, every)
         assert tuple(mem[plan]) == tuple(rows[chosen])
         assert tuple(opts[piece, :2]) == tuple(rows[chosen, :2])
         assert rng[0] == every[0]

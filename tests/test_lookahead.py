@@ -29,6 +29,7 @@ from simulator import board as BD
 from simulator import rules as R
 from simulator import state as ST
 from strategies import lookahead as LA
+from strategies import queries as Q
 from strategies.api import SCRATCH_W
 from strategies.choice import C_PLAN_ROW
 from strategies.registry import builtins, param_row
@@ -152,8 +153,8 @@ def test_its_sink_weighs_the_odds_of_the_tiles_back(spec, back):
     T1's real back changes nothing (only public counts are used, R11)."""
     for shown, want in ((1, 0), (3, 1)):
         t, t1, t2 = _sink_table(shown, back)
-        odds = LA._back_odds(t.S[:ST.PUB_SIZE], 0)
-        assert odds[LA.K_SHARK] == pytest.approx((3 - shown) / 3)
+        odds = Q.back_odds(t.S[:ST.PUB_SIZE], 0)
+        assert odds[Q.SUNK_SHARK] == pytest.approx((3 - shown) / 3)
         assert sum(odds) == pytest.approx(1.0)
         assert _ask(t, "greedy", 0, ST.D_SINK)[0] == t1
         assert _ask(t, spec, 0, ST.D_SINK)[0] == (t2, t1)[want], (shown, back)
@@ -165,13 +166,15 @@ def test_back_odds_use_public_counts_only():
     t = Table.empty(4)
     pub = t.S[:ST.PUB_SIZE]
     t.S[ST.TERRAIN_LEFT + 0] = 0                   # every beach tile gone, forest untouched
-    odds = LA._back_odds(pub, 1)
-    assert odds[LA.K_SHARK] == pytest.approx(2 / 16) and odds[LA.K_WHALE] == pytest.approx(2 / 16)
-    assert odds[LA.K_BOAT] == pytest.approx(3 / 16) and odds[LA.K_WHIRL] == pytest.approx(2 / 16)
+    odds = Q.back_odds(pub, 1)
+    assert odds[Q.SUNK_SHARK] == pytest.approx(2 / 16)
+    assert odds[Q.SUNK_WHALE] == pytest.approx(2 / 16)
+    assert odds[Q.SUNK_BOAT] == pytest.approx(3 / 16)
+    assert odds[Q.SUNK_WHIRL] == pytest.approx(2 / 16)
     for s in range(4):
         t.hand(s, "wind", "forest")
-    fewer_red = LA._back_odds(pub, 1)
-    assert fewer_red[LA.K_NONE] < odds[LA.K_NONE] and fewer_red[LA.K_BOAT] > odds[LA.K_BOAT]
+    fewer_red = Q.back_odds(pub, 1)
+    assert fewer_red[Q.SUNK_NONE] < odds[Q.SUNK_NONE] and fewer_red[Q.SUNK_BOAT] > odds[Q.SUNK_BOAT]
 
 
 def test_it_is_registered_as_the_ladders_top_rung_with_tunable_parameters():
