@@ -146,19 +146,21 @@ class Run:
         return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
     def analysis(self, games: int | None = None, charts: bool = True,
-                 workers: int | None = None, scheduler: str | None = None) -> Analysis:
+                 workers: int | None = None, scheduler: str | None = None,
+                 watch=None) -> Analysis:
         """The run read once, chunk by chunk, into sufficient statistics: what ``stats``,
-        ``verdicts`` and the charts are computed from."""
+        ``verdicts`` and the charts are computed from (``.tidy(precision)``; ``.account``:
+        games present and asked per setting). ``charts=False`` reads only what the
+        statistics need, each mixed-table rotation on its own; ``watch``
+        (``experiments.watch``) sees the chunks read."""
         return analyse(str(self.path), games=games, pool_rotations=charts, charts=charts,
-                       scheduler=scheduler, workers=workers)
+                       scheduler=scheduler, workers=workers, watch=watch)
 
     def stats(self, precision: float = 0.01, games: int | None = None,
               workers: int | None = None, scheduler: str | None = None) -> pd.DataFrame:
         """The tidy statistics ``survive-sim stats --out`` writes: one row per setting, seat
         and metric, with ``value, low, high, n, method``."""
-        a = analyse(str(self.path), games=games, pool_rotations=False, charts=False,
-                    scheduler=scheduler, workers=workers)
-        return a.tidy(precision=precision)
+        return self.analysis(games, False, workers, scheduler).tidy(precision=precision)
 
     def verdicts(self, games: int | None = None, record: bool = False) -> pd.DataFrame:
         """The verdict on every claim the run's spec names, for each style and across them

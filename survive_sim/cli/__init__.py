@@ -14,6 +14,8 @@ complete. Ctrl-C and SIGTERM remove the temporary file too (exit codes 130 and 1
 """
 from .group import main
 
+__all__ = ["main"]
+
 # The commands. Each module adds its command to `main` when imported: a new command is a new
 # module here and one more name in this list.
 from . import (bench, draw, referee, replay, report, simulate, stats, strategies,  # noqa: F401,E402

@@ -37,15 +37,15 @@ def stats(run, out, precision, games, scheduler, workers, no_progress):
         if not out.lower().endswith(".csv"):
             bad(f"--out must name a .csv file, got {out}", "--out")
         check_output(out, "--out")              # only a file survive-sim wrote is replaced
-    from experiments.analysis import analyse
     from experiments.runs import RunError
     from experiments.stats_text import format_stats
+    from survive_sim.api import Run
+
     from .progress import Progress
     with Progress(title="stats", unit="chunk", quiet=no_progress) as bar:
         try:
-            result = analyse(run, games=games, pool_rotations=False, charts=False,
-                             scheduler=scheduler,
-                             workers=workers, watch=bar)
+            result = Run(run).analysis(games, charts=False, workers=workers,
+                                       scheduler=scheduler, watch=bar)
         except RunError as e:
             bar.abort()
             bad(str(e))
