@@ -25,6 +25,7 @@ import importlib
 import json
 import math
 import os
+import pkgutil
 import re
 import shlex
 import shutil
@@ -108,8 +109,25 @@ def resolve(target: str):
     return obj, name
 
 
+PACKAGES = ("simulator", "strategies", "play", "experiments", "reports", "replays",
+            "survive_sim")
+
+
+def import_everything() -> None:
+    """Import every module of the project before the boundaries are patched: a module first
+    imported *during* the fuzz would bind a patched name with its ``from x import y`` for the
+    rest of the session (and the next test module would reach a ``ReachedWork``). Bound to the
+    real function, it still stops at the engine's entry points, which are patched in place."""
+    for pkg in PACKAGES:
+        package = importlib.import_module(pkg)
+        for info in pkgutil.walk_packages(package.__path__, f"{pkg}."):
+            if not info.name.endswith("__main__"):
+                importlib.import_module(info.name)
+
+
 def patch_boundaries(monkeypatch) -> list[str]:
     """Replace every boundary by a ``ReachedWork`` raiser; returns those that do not exist."""
+    import_everything()
     missing = []
     for target in BOUNDARIES:
         try:

@@ -252,13 +252,13 @@ def test_running_out_of_memory_anyway_is_one_line_and_leaves_nothing(tables, tmp
     """Other processes may take the memory after the checks: one line, no table, no .tmp."""
     from unittest import mock
 
-    import play.simulate as engine
+    import survive_sim.api as api                          # the CLI plays through the API
 
     def no_memory(*args, **kwargs):
         raise MemoryError("Unable to allocate 33.4 GiB")
         yield                                               # a generator, as iter_frames
 
-    with mock.patch.object(engine, "iter_frames", no_memory):
+    with mock.patch.object(api, "iter_frames", no_memory):
         r = runner().invoke(main, ["simulate", "--games", 5, "--no-progress", "--out",
                                    str(tmp_path / "t.csv")])
     assert r.exit_code == 1 and len(r.stderr.strip().splitlines()) == 1, r.stderr
