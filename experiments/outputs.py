@@ -42,6 +42,7 @@ import os
 import re
 import stat
 import struct
+import tempfile
 import zlib
 from pathlib import Path
 
@@ -118,6 +119,25 @@ def not_ours_message(path: str | os.PathLike) -> str:
     if os.path.isdir(path):
         return f"{path} is a directory; give a file name"
     return f"{path} exists and was not written by survive-sim; choose another name or remove it"
+
+
+def unwritable(path: str | os.PathLike) -> str | None:
+    """Why a file cannot be created at ``path`` (one line), or None: its folder exists and
+    accepts a new file (probed with a temporary file, removed at once)."""
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        return f"{path} is a directory; give a file name"
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        return f"directory {directory} does not exist; create it or choose an existing one"
+    try:
+        fd, probe = tempfile.mkstemp(dir=directory, prefix=".survive-sim-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        return (f"directory {directory} is not writable ({e.strerror or e}); "
+                f"choose a writable directory")
+    return None
 
 
 def _head(path: str, n: int = HEAD) -> bytes:

@@ -239,6 +239,8 @@ class TuneResult:
     holdout: dict                       # the final paired measurement
     games_played: int
     seconds: float
+    played: bool = True                 # False: read back from a complete --out (result_from)
+    resumed: int = 0                    # generations read back from an interrupted run's state
 
 
 def generations(t: Tuning) -> int:
@@ -498,8 +500,9 @@ def result_doc(r: TuneResult, ident: dict) -> dict:
 
 
 def result_from(t: Tuning, doc: dict) -> TuneResult:
+    """The result an ``--out`` file holds (``result_doc``), read back: ``played`` False."""
     return TuneResult(t, doc["best"], doc["start"], doc["history"], doc["holdout"],
-                      doc["games_played"], doc["seconds"])
+                      doc["games_played"], doc["seconds"], played=False)
 
 
 def summary(r: TuneResult) -> str:

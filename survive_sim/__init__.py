@@ -16,12 +16,15 @@ layers. In a notebook::
     svg = ss.draw(log, event=40)
 
 * ``settings`` / ``Settings`` -- one table's players, strategies, boats and rules;
-* ``simulate`` / ``simulate_chunks`` -- games as a per-game table;
+* ``simulate`` / ``simulate_chunks`` -- games as a per-game table; ``read_table``,
+  ``summary`` -- a saved one, summarised per setting;
 * ``spec``, ``sweep`` -> ``Run`` -- run folders: ``.table``, ``.chunks``, ``.stats``,
   ``.verdicts``, ``.chart``, ``.report``;
 * ``studies``, ``study`` -> ``Study`` -- ``.verdicts``, ``.report``;
-* ``tournament`` -- strategies ranked, stopped by an SPRT;
-* ``replay`` -> a log, ``draw`` -> a picture of it.
+* ``strategies`` -- the list of them; ``tournament`` -- strategies ranked, stopped by an
+  SPRT; ``tune`` -- a strategy's parameters searched with CMA-ES;
+* ``replay`` -> a log; ``read_log``, ``check`` (the referee), ``draw``, ``view`` (its page);
+* ``bench``, ``bench_sweep`` -- games per second, and what a sweep costs beyond its games.
 
 The names load on first use (``__getattr__``): the CLI imports this package on every call,
 and ``survive-sim --help`` must not wait for pandas and the engine.
@@ -30,12 +33,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-__all__ = ["CHARTS", "Run", "Settings", "Study", "draw", "replay", "settings", "simulate",
-           "simulate_chunks", "spec", "studies", "study", "sweep", "tournament"]
+__all__ = ["CHARTS", "Run", "Settings", "Study", "bench", "bench_sweep", "check", "draw",
+           "read_log", "read_table", "replay", "settings", "simulate", "simulate_chunks",
+           "spec", "strategies", "studies", "study", "summary", "sweep", "tournament", "tune",
+           "view"]
 
 if TYPE_CHECKING:                                   # for type checkers and editors
-    from .api import (CHARTS, Run, Settings, Study, draw, replay, settings, simulate,
-                      simulate_chunks, spec, studies, study, sweep, tournament)
+    from .api import (CHARTS, Run, Settings, Study, bench, bench_sweep, check, draw, read_log,
+                      read_table, replay, settings, simulate, simulate_chunks, spec,
+                      strategies, studies, study, summary, sweep, tournament, tune, view)
 
 
 def __getattr__(name: str):

@@ -1,355 +1,38 @@
 """The Python API: what the command line does, as functions that return pandas tables.
 
 For notebooks and scripts (docs/python.md). Every function here works with the same layers
-the CLI calls -- ``play`` for games, ``experiments`` for run folders, statistics and verdicts,
-``reports`` for charts and pages, ``replays`` for logs and pictures -- so the numbers are the
-CLI's (tests/test_api.py compares them). Nothing here prints, draws a progress bar or exits:
-bad input raises the layer's own exception (``SettingsError``, ``SpecError``, ``RunError``,
-``TournamentError``, ``StrategyError``, all ``ValueError``) with the CLI's one-line message.
+the CLI calls -- ``play`` for games, ``experiments`` for run folders, statistics, verdicts,
+tournaments and tuning, ``reports`` for charts and pages, ``replays`` for logs and pictures --
+so the numbers are the CLI's (tests/test_api.py and tests/test_api_commands.py compare them);
+the CLI's commands parse, call these functions and print. Nothing here prints, draws a
+progress bar or exits: bad input raises the layer's own exception (``SettingsError``,
+``SpecError``, ``RunError``, ``TournamentError``, ``TuneError``, ``StrategyError``,
+``TableError``, ``LogError``, all ``ValueError``) with the CLI's one-line message.
+
+The functions live in modules by concern, all re-exported here (and lazily by
+``survive_sim``):
+
+* ``games``: ``settings``, ``simulate``, ``simulate_chunks``, ``replay``;
+* ``tables``: ``read_table``, ``summary`` of a saved per-game table;
+* ``logs``: a saved replay log without the engine: ``read_log``, ``check`` (the referee),
+  ``draw``, ``view`` (the viewer page);
+* ``runs``: ``spec``, ``sweep`` -> ``Run``, ``studies``, ``study`` -> ``Study``;
+* ``ranking``: ``strategies`` (the list), ``tournament``, ``tune``;
+* ``speed``: ``bench``, ``bench_sweep``, ``machine``.
 
 Game ``i`` of a seed is a pure function of (seed, i, settings): ``simulate``, ``sweep`` and
 ``replay`` of the same seed, index and settings play the very same game.
 """
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from .games import Settings, replay, settings, simulate, simulate_chunks
+from .logs import check, draw, read_log, view
+from .ranking import strategies, tournament, tune
+from .runs import CHARTS, SETTLE_CAP, Run, Study, spec, studies, study, study_folder, sweep
+from .speed import bench, bench_sweep, machine
+from .tables import TableError, read_table, summary
 
-import pandas as pd
-import pyarrow.parquet as pq
-
-from experiments import spec as specs
-from experiments.analysis import Analysis, analyse
-from experiments.atomic import write_bytes
-from experiments.outputs import sign_png, sign_svg
-from experiments.runs import RunFolder, finished_chunks
-from experiments.settle import play_until_settled
-from experiments.sweep import Outcome, run_sweep
-from experiments.looks import judge_run
-from play.record import game_log
-from play.settings import Settings, parse_boats, parse_challenges, parse_strategies
-from play.simulate import iter_frames, numba_threads
-from replays.draw.raster import png
-from replays.draw.scene import scene
-from replays.draw.svg import document
-from reports import charts
-from reports.report import Result, build_report
-from strategies.plugins import load_plugins
-
-SETTLE_CAP = 200_000            # --until-settled's default --max-games (as the CLI's)
-
-
-# ---------------------------------------------------------------------------- settings
-def settings(players: int = 4, strategies: str | Sequence[str] = "random",
-             boats: str | Sequence[int] = "rules", challenges: str | Sequence[int] = (),
-             *, plugins: Sequence[str | os.PathLike] = (), **rules) -> Settings:
-    """One table's ``Settings``, from the CLI's spellings or Python values: ``strategies``
-    ``"greedy,careful"`` or ``["greedy", "careful"]``; ``boats`` ``"rules"``, ``"flat"``,
-    ``"2,2,1,1,1"`` or a list; ``challenges`` ``"1,3"`` or ``[1, 3]``; ``rules``: the other
-    ``Settings`` fields (``tiebreak``, ``squid``, ``max_turns`` ...). ``plugins``: files of
-    your own strategies (docs/writing-a-strategy.md), loaded first."""
-    if plugins:
-        load_plugins([str(p) for p in plugins])
-    if isinstance(strategies, str):
-        strategies = parse_strategies(strategies)
-    if isinstance(boats, str):
-        boats = parse_boats(boats)
-    if isinstance(challenges, str):
-        challenges = parse_challenges(challenges)
-    return Settings(players=players, strategies=tuple(strategies), boats=tuple(boats),
-                    challenges=tuple(challenges), **rules)
-
-
-def _settings(given: Settings | None, players, strategies, boats, challenges, plugins,
-              rules) -> Settings:
-    if given is not None:
-        if rules or plugins:
-            raise ValueError("give either settings= or the settings' fields, not both")
-        return given
-    return settings(players, strategies, boats, challenges, plugins=plugins, **rules)
-
-
-# ---------------------------------------------------------------------------- single runs
-def simulate(games: int, *, seed: int = 0, players: int = 4,
-             strategies: str | Sequence[str] = "random", boats: str | Sequence[int] = "rules",
-             challenges: str | Sequence[int] = (), first: int = 0, threads: int | None = None,
-             plugins: Sequence[str | os.PathLike] = (), settings: Settings | None = None,
-             **rules) -> pd.DataFrame:
-    """Play games ``first .. first + games - 1`` of root seed ``seed`` and return the per-game
-    table (one row per game; columns in docs/per-game-table.md), as ``survive-sim simulate
-    --out`` writes it. The whole table is held in memory: for millions of games use
-    ``simulate_chunks`` or ``sweep``. ``threads`` never changes a result."""
-    return pd.concat(list(simulate_chunks(games, seed=seed, players=players,
-                                          strategies=strategies, boats=boats,
-                                          challenges=challenges, first=first, threads=threads,
-                                          plugins=plugins, settings=settings, **rules)),
-                     ignore_index=True)
-
-
-def simulate_chunks(games: int, *, seed: int = 0, players: int = 4,
-                    strategies: str | Sequence[str] = "random",
-                    boats: str | Sequence[int] = "rules", challenges: str | Sequence[int] = (),
-                    first: int = 0, threads: int | None = None, chunk: int = 10_000,
-                    plugins: Sequence[str | os.PathLike] = (),
-                    settings: Settings | None = None, **rules) -> Iterator[pd.DataFrame]:
-    """``simulate``, a table of at most ``chunk`` games at a time: memory stays flat whatever
-    ``games`` is, and the rows are the same as ``simulate``'s."""
-    st = _settings(settings, players, strategies, boats, challenges, plugins, rules)
-    with numba_threads(threads):
-        yield from iter_frames(st, games, seed, first=first, threads=threads, chunk=chunk)
-
-
-# ---------------------------------------------------------------------------- run folders
-@dataclass
-class Run:
-    """A sweep's run folder (docs/opening-a-run.md): read chunk by chunk, never whole unless
-    you ask for the whole table."""
-    path: Path
-    outcome: Outcome | None = field(default=None, repr=False)   # of the sweep that made it
-
-    def __post_init__(self):
-        self.path = Path(self.path)     # a folder that is not a run: each read says so
-
-    @property
-    def manifest(self) -> dict:
-        """The run's ``_manifest.json``: its spec, settings, seed, claims and versions."""
-        return RunFolder(self.path).read_manifest()
-
-    def chunks(self, columns: Sequence[str] | None = None, games: int | None = None
-               ) -> Iterator[pd.DataFrame]:
-        """Every finished chunk as a table, in grid order (``setting``, then ``game``);
-        ``columns``: only these (``setting`` and ``game`` always); ``games``: only the first
-        ``games`` of each setting. Memory holds one chunk at a time."""
-        files, _ = finished_chunks(self.path, games)
-        limit = games
-        for label, paths in files.items():
-            seen = 0
-            for p in paths:
-                names = pq.read_schema(p).names
-                cols = None if columns is None else (
-                    ["setting", "game"] + [c for c in columns if c in names
-                                           and c not in ("setting", "game")])
-                part = pq.read_table(p, columns=cols).to_pandas()
-                if limit is not None:
-                    part = part.iloc[:max(0, limit - seen)]
-                seen += len(part)
-                if len(part):
-                    yield part
-
-    def table(self, columns: Sequence[str] | None = None, games: int | None = None
-              ) -> pd.DataFrame:
-        """The finished games as one table (``chunks``, concatenated). Pass ``columns``: a
-        large run holds millions of rows of ~100 columns."""
-        parts = list(self.chunks(columns, games))
-        return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-
-    def analysis(self, games: int | None = None, charts: bool = True,
-                 workers: int | None = None, scheduler: str | None = None,
-                 watch=None) -> Analysis:
-        """The run read once, chunk by chunk, into sufficient statistics: what ``stats``,
-        ``verdicts`` and the charts are computed from (``.tidy(precision)``; ``.account``:
-        games present and asked per setting). ``charts=False`` reads only what the
-        statistics need, each mixed-table rotation on its own; ``watch``
-        (``experiments.watch``) sees the chunks read."""
-        return analyse(str(self.path), games=games, pool_rotations=charts, charts=charts,
-                       scheduler=scheduler, workers=workers, watch=watch)
-
-    def stats(self, precision: float = 0.01, games: int | None = None,
-              workers: int | None = None, scheduler: str | None = None) -> pd.DataFrame:
-        """The tidy statistics ``survive-sim stats --out`` writes: one row per setting, seat
-        and metric, with ``value, low, high, n, method``."""
-        return self.analysis(games, False, workers, scheduler).tidy(precision=precision)
-
-    def verdicts(self, games: int | None = None, record: bool = False) -> pd.DataFrame:
-        """The verdict on every claim the run's spec names, for each style and across them
-        (docs/verdicts.md). ``record``: remember this look in the folder, as the report does
-        (so that a later, larger look keeps the error rates); off by default."""
-        return judge_run(str(self.path), games=games, record=record)
-
-    def chart(self, name: str, analysis: Analysis | None = None, **options):
-        """``(figure, table)`` of one of the report's charts (``reports.charts``: e.g.
-        ``seat_win_share``, ``game_length``, ``paired_differences``), with ``options`` as
-        that function takes them; the table holds exactly the numbers drawn."""
-        fn = getattr(charts, name, None)
-        if fn is None or name not in charts.__all__ or not callable(fn) or name in (
-                "save", "select", "settings_table"):
-            raise ValueError(f"unknown chart {name!r}; accepted: {', '.join(CHARTS)}")
-        return fn(analysis if analysis is not None else self.analysis(), **options)
-
-    def report(self, out: str | os.PathLike | None = None, games: int | None = None,
-               workers: int | None = None, scheduler: str | None = None,
-               log: Callable[[str], None] | None = None, watch=None) -> Result:
-        """Write the report (index.html, index.md, figures/, tables/, verdicts.csv) into
-        ``out`` (default: RUN-report beside RUN), as ``survive-sim report`` does. ``log`` gets
-        a line as each phase ends; ``watch`` (``experiments.watch``) sees the phases."""
-        out = Path(out) if out is not None else self.path.with_name(self.path.name + "-report")
-        return build_report(str(self.path), str(out), log=log, games=games,
-                            scheduler=scheduler, workers=workers, watch=watch)
-
-
-CHARTS = ("seat_win_share", "seat_score_rescued", "tie_decisions", "tiebreak_transitions",
-          "game_length", "rescued_per_game", "losses_by_cause", "end_reasons", "turn_capped",
-          "score_distributions", "paired_differences")
-
-
-def spec(source: str | os.PathLike | dict, **overrides) -> specs.Spec:
-    """A sweep's ``Spec``: a shipped study's name (``"five-six"``), an experiment file (TOML,
-    docs/sweeps.md), or the same structure as a dict. ``overrides``: ``games``, ``seed``,
-    ``chunk`` ..."""
-    if isinstance(source, dict):
-        built = specs.build(source, source="a dict")
-        return replace(built, **overrides) if overrides else built
-    shipped = specs.shipped()
-    path = shipped[source] if isinstance(source, str) and source in shipped else specs.find(source)
-    return specs.load(path, **overrides)
-
-
-def sweep(source: str | os.PathLike | dict | specs.Spec, out: str | os.PathLike, *,
-          games: int | None = None, threads: int | None = None, force_new: bool = False,
-          scheduler: str | None = None, workers: int | None = None,
-          **hooks: Callable) -> Run:
-    """Play what the run folder ``out`` still lacks of the sweep ``source`` (a ``Spec``, a
-    study name, a TOML file or a dict: ``spec``) and return the ``Run``. Resumable: the same
-    call after an interruption plays only the missing chunks; a folder of another spec or
-    engine is refused (``RunError``) unless ``force_new``. ``hooks``: ``watch``, ``started``,
-    ``setting_done``, ``stop`` and ``progress`` of ``experiments.sweep.run_sweep`` (the CLI's
-    progress bar and its Ctrl-C: ``stop()`` True leaves after the chunk in flight)."""
-    sp = source if isinstance(source, specs.Spec) else spec(source)
-    if games is not None:
-        sp = replace(sp, games=games)
-    outcome = run_sweep(sp, str(out), force_new=force_new, threads=threads,
-                        scheduler=scheduler, workers=workers, **hooks)
-    return Run(Path(out), outcome)
-
-
-# ---------------------------------------------------------------------------- studies
-@dataclass
-class Study:
-    """A shipped study played into ``folder`` (``folder/run``): its verdicts and report."""
-    name: str
-    folder: Path
-    run: Run
-    sequential: bool = False          # played until settled (anytime-valid looks)
-    rounds: object = None             # ``experiments.settle.Rounds`` when until settled
-    _verdicts: pd.DataFrame | None = field(default=None, repr=False)
-
-    @property
-    def verdicts(self) -> pd.DataFrame:
-        """The verdict table (one row per claim and style, and across styles), as the
-        report's verdicts.csv holds it."""
-        if self._verdicts is None:
-            self._verdicts = judge_run(str(self.run.path), sequential=self.sequential)
-        return self._verdicts
-
-    def report(self, out: str | os.PathLike | None = None) -> Result:
-        """Write the study's report into ``out`` (default ``folder/report``)."""
-        result = build_report(str(self.run.path), str(out or self.folder / "report"))
-        if result.verdicts is not None:
-            self._verdicts = result.verdicts
-        return result
-
-
-def studies() -> dict[str, Path]:
-    """The shipped studies: name -> its experiment file."""
-    return specs.shipped()
-
-
-def study_folder(name: str, games: int | None = None, until_settled: bool = False,
-                 max_games: int = SETTLE_CAP) -> Path:
-    """Where a study goes by default: ``studies/NAME``, ``studies/NAME-GAMES`` with ``games``,
-    ``studies/NAME-settled`` (``-MAX`` with another cap) until settled."""
-    if until_settled:
-        return Path("studies") / (f"{name}-settled"
-                                  + (f"-{max_games}" if max_games != SETTLE_CAP else ""))
-    return Path("studies") / (name if games is None else f"{name}-{games}")
-
-
-def study(name: str, games: int | None = None, *, out: str | os.PathLike | None = None,
-          until_settled: bool = False, max_games: int | None = None,
-          threads: int | None = None, force_new: bool = False) -> Study:
-    """Play the shipped study ``name`` (``studies()``) into ``out/run`` (default
-    ``studies/NAME``, ``studies/NAME-GAMES`` with ``games``, ``studies/NAME-settled`` until
-    settled), as ``survive-sim study`` does, and return the ``Study``; call ``.report()`` for
-    its page. ``until_settled``: play in doubling rounds, judged with anytime-valid intervals,
-    until every verdict is settled or ``max_games`` (default 200,000) per setting."""
-    shipped = specs.shipped()
-    if name not in shipped:
-        raise ValueError(f"unknown study {name!r}; shipped: {', '.join(shipped)}")
-    sp = specs.load(shipped[name], games=games)
-    if max_games is not None and not until_settled:
-        raise ValueError("max_games needs until_settled=True")
-    max_games = max_games or SETTLE_CAP
-    folder = Path(out) if out is not None else study_folder(name, games, until_settled,
-                                                              max_games)
-    run = folder / "run"
-    rounds = None
-    if until_settled:
-        start = replace(sp, games=games or sp.chunk)
-        first = [force_new]
-
-        def one_round(at):
-            run_sweep(at, str(run), force_new=first[0], threads=threads)
-            first[0] = False
-        rounds = play_until_settled(start, str(run), max_games, games, one_round,
-                                    say=lambda line: None)
-    else:
-        run_sweep(sp, str(run), force_new=force_new, threads=threads)
-    return Study(name, folder, Run(run), until_settled, rounds)
-
-
-# ---------------------------------------------------------------------------- tournament
-def tournament(strategies: str | Sequence[str], games: int, *, players: int = 4,
-               seed: int = 0, batch: int = 500, alpha: float = 0.05, beta: float = 0.05,
-               delta: float = 0.05, stop: bool = True, threads: int | None = None,
-               out: str | os.PathLike | None = None, force: bool = False,
-               plugins: Sequence[str | os.PathLike] = (), **rules):
-    """Every strategy in every seat on the same games, stopped by an SPRT (docs/tournament.md),
-    as ``survive-sim tournament`` plays it. Returns the result: ``.standings`` and
-    ``.head_to_head`` (DataFrames with intervals and n), ``.ratings``, ``.statement()``.
-    ``out``: also write the tournament's folder (resumable, as the CLI's)."""
-    from experiments import tournament as T       # noqa: PLC0415 -- the package is being split
-    if plugins:
-        load_plugins([str(p) for p in plugins])
-    names = T.split_names(strategies) if isinstance(strategies, str) else tuple(strategies)
-    rules = dict(rules)
-    for key, parse in (("boats", parse_boats), ("challenges", parse_challenges)):
-        if isinstance(rules.get(key), str):
-            rules[key] = parse(rules[key])
-    t = T.Tournament(strategies=names, players=players, games=games, seed=seed, batch=batch,
-                     alpha=alpha, beta=beta, delta=delta, stop=stop, rules=rules)
-    T.check_memory(t)
-    if out is None:
-        return T.play(t, threads)
-    folder = T.Folder(str(out), force, T.identity(t, [str(p) for p in plugins]),
-                      [str(p) for p in plugins])
-    with folder as f:
-        result = T.play(t, threads, on_batch=f.write_games, store=f)
-        f.finish(result)
-    return result
-
-
-# ---------------------------------------------------------------------------- one game
-def replay(seed: int, game: int, settings: Settings | None = None, **fields) -> dict:
-    """The replay log of game ``game`` of seed ``seed`` (docs/replay-log.md): every event with
-    its rule and the position after it, JSON-ready. ``settings``: the run's (or its fields,
-    as for ``settings()``); the game is played again, move for move."""
-    st = settings if settings is not None else globals()["settings"](**fields)
-    return game_log(st, seed, game)
-
-
-def draw(log: dict, event: int | None = None, out: str | os.PathLike | None = None,
-         scale: float = 1.0) -> str | bytes:
-    """The board after event ``event`` of ``log`` (default: the final position): SVG text,
-    or PNG bytes when ``out`` ends in ``.png``; written to ``out`` when given."""
-    n = len(log["events"])
-    i = n - 1 if event is None else event
-    if not 0 <= i < n:
-        raise ValueError(f"event {event} is outside the game: accepted 0..{n - 1}")
-    sc = scene(log, i)
-    as_png = out is not None and str(out).lower().endswith(".png")
-    data: str | bytes = sign_png(png(sc, scale)) if as_png else sign_svg(document(sc))
-    if out is not None:
-        write_bytes(out, data if isinstance(data, bytes) else data.encode("utf-8"))
-    return data
+__all__ = ["CHARTS", "SETTLE_CAP", "Run", "Settings", "Study", "TableError", "bench",
+           "bench_sweep", "check", "draw", "machine", "read_log", "read_table", "replay",
+           "settings", "simulate", "simulate_chunks", "spec", "strategies", "studies", "study",
+           "study_folder", "summary", "sweep", "tournament", "tune", "view"]

@@ -252,7 +252,7 @@ def test_running_out_of_memory_anyway_is_one_line_and_leaves_nothing(tables, tmp
     """Other processes may take the memory after the checks: one line, no table, no .tmp."""
     from unittest import mock
 
-    import survive_sim.api as api                          # the CLI plays through the API
+    import survive_sim.games as api                        # the CLI plays through the API
 
     def no_memory(*args, **kwargs):
         raise MemoryError("Unable to allocate 33.4 GiB")

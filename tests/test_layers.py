@@ -172,3 +172,41 @@ def test_one_list_of_the_compiled_packages():
     assert "from .sources import PACKAGES" in jit and '"strategies")' not in jit
     compiled = {f.relative_to(ROOT).parts[0] for f in sources.compiled_files(ROOT)}
     assert compiled == set(sources.PACKAGES)
+
+
+# The commands that parse, call the API and print (docs/architecture.md, "Which layer each
+# command calls"). Below the API they import only what turns the API's errors into one-line
+# usage errors and what formats its results as text; the work -- playing, the tournament's
+# folder, the tuning state, the referee, the viewer page, the timing -- is the API's.
+API_COMMANDS = {"tournament": "survive_sim.ranking", "tune": "survive_sim.ranking",
+                "strategies": "survive_sim.ranking", "summary": "survive_sim.tables",
+                "referee": "survive_sim.logs", "view": "survive_sim.logs",
+                "bench": "survive_sim.speed"}
+BELOW_THE_API = {
+    ("experiments.tournament", "TournamentError"), ("experiments.tournament", "text"),
+    ("experiments.tune", "TuneError"), ("experiments.tune", "summary"),
+    ("experiments.summary", "format_summary"), ("experiments.runs", "RunError"),
+    ("experiments.spec", "SpecError"), ("play.settings", "SettingsError"),
+    ("strategies.registry", "StrategyError"), ("replays.draw.logfile", "LogError"),
+}
+
+
+@pytest.mark.parametrize("command", sorted(API_COMMANDS))
+def test_these_commands_call_the_api_not_the_layers_below(command):
+    path = ROOT / "survive_sim" / "cli" / f"{command}.py"
+    below, api = [], set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            pairs = [(a.name, None) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            pairs = [(node.module, a.name) for a in node.names]
+        else:
+            continue
+        for module, name in pairs:
+            top = module.split(".")[0]
+            if top == "survive_sim":
+                api.add(module)
+            elif top in PACKAGES and (module, name) not in BELOW_THE_API:
+                below.append(f"{module}: {name}")
+    assert not below, f"survive_sim/cli/{command}.py drives a layer below the API"
+    assert API_COMMANDS[command] in api

@@ -26,8 +26,8 @@ playing them; everything after the engine is recomputed from them, so the result
 The package: ``design`` (the strategies' spellings, the line-ups, ``Tournament`` and its
 memory check), ``run`` (``play`` and its ``Result``), ``stats`` (standings, head to head,
 ratings, the SPRT), ``text`` (the printed tables and README.md), ``folder`` (the folder on
-disk, its resumable state and ``tournament.json``). The submodules import each other, never
-this file.
+disk, its resumable state, ``tournament.json``, and ``Saved``: a complete folder read back).
+The submodules import each other, never this file.
 """
 from .design import (
     Tournament,
@@ -39,10 +39,10 @@ from .design import (
     spelling,
     split_names,
 )
-from .folder import Folder, check_inputs_outside, check_out, identity, manifest
+from .folder import Folder, Saved, check_inputs_outside, check_out, identity, manifest
 from .run import Result, play
 from .text import markdown, text
 
-__all__ = ["Folder", "Result", "Tournament", "TournamentError", "check_inputs_outside",
+__all__ = ["Folder", "Result", "Saved", "Tournament", "TournamentError", "check_inputs_outside",
            "check_memory", "check_out", "identity", "lineup_label", "lineups", "load_plugins",
            "manifest", "markdown", "play", "spelling", "split_names", "text"]

@@ -21,10 +21,14 @@ import contextlib
 import json
 import os
 import shutil
+from dataclasses import dataclass
+from functools import cached_property
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
+import pandas as pd
 
 import simulator
 from play import engine as E
@@ -33,7 +37,7 @@ from strategies.plugins import source_hash
 from ..atomic import ParquetChunks, atomic_file, build_folder, fsync_tree, replace_folder
 from ..runs import versions
 from ..state_files import LOCK, StateLock, _plain, read_json, write_json
-from .design import TournamentError
+from .design import Tournament, TournamentError
 from .run import Result
 from .text import markdown
 
@@ -218,6 +222,10 @@ class Folder:
     def finished_meta(self) -> dict | None:
         return _tournament_meta(self.path)
 
+    def saved(self, t: Tournament) -> Saved:
+        """The complete tournament at ``out`` (``complete``), read back: nothing is played."""
+        return Saved(t, self.path, self.finished_meta() or {})
+
     def _check_partial(self, force: bool):
         """The partial state's manifest when it is this tournament's; refuse another's."""
         p = self.partial
@@ -375,6 +383,52 @@ class Folder:
             self.writer = None
         if self.tmp is not None:
             shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+@dataclass
+class Saved:
+    """A complete tournament read back from its folder, instead of played: ``out`` already
+    held this very tournament. It answers what a reader asks of a played ``Result``:
+    ``standings`` and ``head_to_head`` (standings.csv and head_to_head.csv, read on first use,
+    floats as written), ``statement()``, ``games_played``, ``indices_played``,
+    ``batches``, ``seconds``; ``played`` is False. ``meta`` is its tournament.json; the games
+    are in ``path / "games.parquet"``. (No ``ratings`` or per-game arrays: the standings hold
+    each rating's mu, sigma and ordinal.)"""
+    tournament: Tournament
+    path: Path
+    meta: dict
+    played: ClassVar[bool] = False
+    resumed: ClassVar[int] = 0
+    resumed_games: ClassVar[int] = 0
+    resumed_from: ClassVar[str | None] = None
+
+    @cached_property
+    def standings(self) -> pd.DataFrame:
+        return pd.read_csv(self.path / "standings.csv")
+
+    @cached_property
+    def head_to_head(self) -> pd.DataFrame:
+        return pd.read_csv(self.path / "head_to_head.csv")
+
+    @property
+    def games_played(self) -> int:
+        return int(self.meta.get("games_played", 0))
+
+    @property
+    def indices_played(self) -> int:
+        return int(self.meta.get("indices_played", 0))
+
+    @property
+    def batches(self) -> list[dict]:
+        return list(self.meta.get("batches") or [])
+
+    @property
+    def seconds(self) -> float:
+        return float((self.meta.get("timing") or {}).get("seconds", 0.0))
+
+    def statement(self) -> str:
+        """The stop rule's outcome, as written when the tournament was played."""
+        return (self.meta.get("outcome") or {}).get("statement", "")
 
 
 def _partial_file(name: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import play.simulate as PS          # module attributes: tests and the fuzz harness patch them
 
@@ -24,7 +25,12 @@ from .stats import (
 
 @dataclass
 class Result:
-    """A played tournament: the per-game arrays, the tables and the stop outcome."""
+    """A played tournament: the per-game arrays, the tables and the stop outcome.
+
+    ``played`` is True (``folder.Saved``, a complete tournament read back from its folder
+    instead of played, has it False); ``resumed`` / ``resumed_games``: the batches and games
+    read back from the saved state of an interrupted run (``resumed_from``, the hidden
+    ``.NAME.partial`` folder), not played by this run."""
     tournament: Tournament
     games: Games
     standings: object                   # pandas DataFrame (``stats.standings``)
@@ -34,6 +40,10 @@ class Result:
     batches: list[dict]
     seconds_playing: float = 0.0
     seconds: float = 0.0
+    resumed: int = 0
+    resumed_games: int = 0
+    resumed_from: str | None = None
+    played: ClassVar[bool] = True
 
     @property
     def indices_played(self) -> int:

@@ -1,7 +1,8 @@
 """``survive-sim``: the command line, one module per command -- ``simulate``, ``replay``,
 ``draw``, ``view``, ``referee``, ``summary``, ``bench``, ``sweep``, ``stats``, ``report``,
-``study``, ``tournament``, ``tune``, ``strategies`` -- above the Python API's layers: a command
-parses its options, calls ``survive_sim.api`` or the layer that does the work, and prints.
+``study``, ``tournament``, ``tune``, ``strategies`` -- above the Python API: a command parses
+its options, calls the API (the module of ``survive_sim.api`` it needs) and prints
+(docs/architecture.md says which layer each command calls).
 
 One module per command, each registering itself on the group ``main`` when imported (the list at
 the end of this file) on the group of ``group``; the shared options, file writing and progress

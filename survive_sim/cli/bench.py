@@ -1,9 +1,8 @@
 """``survive-sim bench``: games per second per player count and strategy, with one thread and
-with all (or ``--threads``) threads, after a description of the machine."""
+with all (or ``--threads``) threads, after a description of the machine. The timing is the
+API's (``survive_sim.speed.bench``, ``bench_sweep``); this command checks the memory, prints
+each row as it is measured, and the ratios of ``--sweep``."""
 from __future__ import annotations
-
-import os
-import time
 
 import click
 
@@ -13,45 +12,11 @@ from .options import (
     IntRange,
     bad,
     challenges_label,
-    checked,
     expansions_label,
     seed_option,
-    settings_from,
+    usage_error,
 )
 from .progress import compile_note
-
-
-def machine() -> str:
-    """One line: CPU model, physical cores (from /proc/cpuinfo), logical and usable CPUs, numba's
-    threads, Python and the OS."""
-    import platform
-
-    import numba
-    model, cores = "unknown CPU", set()
-    try:
-        phys = core = None
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                key, _, value = line.partition(":")
-                key, value = key.strip(), value.strip()
-                if key == "model name" and model == "unknown CPU":
-                    model = value
-                elif key == "physical id":
-                    phys = value
-                elif key == "core id":
-                    core = value
-                    cores.add((phys, core))
-    except OSError:
-        model = platform.processor() or model
-    logical = os.cpu_count() or 1
-    try:
-        usable = len(os.sched_getaffinity(0))
-    except AttributeError:
-        usable = logical
-    physical = f"{len(cores)} physical cores, " if cores else ""
-    return (f"machine: {model}; {physical}{logical} logical CPUs ({usable} usable); "
-            f"numba {numba.__version__} with {numba.config.NUMBA_NUM_THREADS} threads; "
-            f"Python {platform.python_version()}; {platform.system()} {platform.machine()}")
 
 
 @main.command(short_help="Measure games per second (1 thread / all threads).")
@@ -99,77 +64,65 @@ def bench(games, seconds, repeat, players_list, threads, challenges, dolphins, s
             f"run holds its whole table, about {GAME_BYTES:,} bytes per game), and "
             f"{size_text(available)} is available ({memory[1]}); the largest --games that "
             f"fits is {available // GAME_BYTES:,}", "--games")
-    from play.settings import parse_player_counts
-    counts = checked(parse_player_counts, players_list)
-    runs = {(p, s): settings_from(p, s, challenges=challenges, dolphins=dolphins, squid=squid,
-                                  squid_only=squid_only)                # bad input: exit 2
-            for p in counts for s in ("random", "greedy")}
     import numba
 
-    from play.settings import Settings
-    from play.simulate import numba_threads, run_records
-    from play.simulate import simulate as run
+    from play.settings import SettingsError
+    from survive_sim.speed import bench as timed, machine
     many = min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)
-    click.echo(machine())
-    compile_note("run_games", False)
-    for n in (1, many):                                       # warm up: load/compile, threads
-        with numba_threads(n):
-            run_records(Settings(players=4), seed, 0, 2 * n)
     mode = f"{games} games per run" if games else f"about {seconds:g} s of games per run"
-    shown = runs[counts[0], "random"]
-    click.echo(f"games per second (simulate(), seed {seed}, {mode}, best of {repeat} runs "
-               f"[slowest]; n = games per run; challenges {challenges_label(shown)}"
-               f"{expansions_label(shown)})")
-    head = (f"{'players':>7}  {'strategy':<8}  {'1 thread':>18}  {'n':>7}  "
-            f"{f'{many} threads':>18}  {'n':>7}  {'speed-up':>8}")
-    click.echo(head)
-    for players in counts:
-        for strategy in ("random", "greedy"):
-            settings = runs[players, strategy]
-            cells = []
-            for n_threads in (1, many):
-                first = 1_000_000 * (1 + len(cells))
-                with numba_threads(n_threads):
-                    n = games
-                    if n is None:                             # size the runs from a probe
-                        probe = 32 * n_threads
-                        t0 = time.perf_counter()
-                        run_records(settings, seed, first, probe)
-                        rate = probe / max(time.perf_counter() - t0, 1e-9)
-                        n = max(probe, int(rate * seconds))
-                        if available is not None:            # a run holds its table
-                            n = max(probe, min(n, available // 2 // GAME_BYTES))
-                    rates = []
-                    for _ in range(repeat):                   # the same games each run
-                        t0 = time.perf_counter()
-                        try:
-                            run(settings, n, seed, first=first, threads=n_threads)
-                        except MemoryError:           # other processes took the memory
-                            raise click.ClickException(
-                                f"out of memory timing {n:,} games (about "
-                                f"{size_text(n * GAME_BYTES)}); free some memory or lower "
-                                f"--games / --seconds") from None
-                        rates.append(n / max(time.perf_counter() - t0, 1e-9))
-                    cells.append((n, max(rates), min(rates)))
-            (n1, r1, s1), (nn, rn, sn) = cells
-            click.echo(f"{players:>7}  {strategy:<8}  {r1:>9,.0f} {f'[{s1:,.0f}]':>8}  {n1:>7}  "
-                       f"{rn:>9,.0f} {f'[{sn:,.0f}]':>8}  {nn:>7}  {rn / r1:>7.2f}x")
+
+    def started(cells):                 # the input is checked: say what is timed, and how
+        click.echo(machine())
+        compile_note("run_games", False)
+        shown = next(iter(cells.values()))
+        click.echo(f"games per second (simulate(), seed {seed}, {mode}, best of {repeat} runs "
+                   f"[slowest]; n = games per run; challenges {challenges_label(shown)}"
+                   f"{expansions_label(shown)})")
+        click.echo(f"{'players':>7}  {'strategy':<8}  {'1 thread':>18}  {'n':>7}  "
+                   f"{f'{many} threads':>18}  {'n':>7}  {'speed-up':>8}")
+
+    cells = {}
+
+    def on_row(row):                    # both thread counts measured: print the cell's line
+        cells.setdefault((row["players"], row["strategy"]), []).append(row)
+        if row["threads"] != many:
+            return
+        one, all_ = cells[row["players"], row["strategy"]][0], row
+        r1, s1, n1 = one["best"], one["slowest"], one["games"]
+        rn, sn, nn = all_["best"], all_["slowest"], all_["games"]
+        click.echo(f"{row['players']:>7}  {row['strategy']:<8}  {r1:>9,.0f} "
+                   f"{f'[{s1:,.0f}]':>8}  {n1:>7}  {rn:>9,.0f} {f'[{sn:,.0f}]':>8}  {nn:>7}  "
+                   f"{rn / r1:>7.2f}x")
+
+    try:
+        timed(players_list, ("random", "greedy"), (1, many), games=games, seconds=seconds,
+              repeat=repeat, seed=seed, challenges=challenges, dolphins=dolphins, squid=squid,
+              squid_only=squid_only, on_row=on_row, started=started,
+              max_games=None if available is None else available // 2 // GAME_BYTES)
+    except SettingsError as e:
+        usage_error(e)
+    except MemoryError as e:                        # other processes took the memory
+        n = getattr(e, "games", games) or 0
+        raise click.ClickException(
+            f"out of memory timing {n:,} games (about {size_text(n * GAME_BYTES)}); free some "
+            f"memory or lower --games / --seconds") from None
 
 
 def _bench_sweep(path, games, repeat, threads, workers) -> None:
-    """``bench --sweep``: experiments.overhead on the file's grid."""
-    from experiments import spec as specs
+    """``bench --sweep``: ``survive_sim.speed.bench_sweep`` (experiments.overhead) on the
+    file's grid."""
     from experiments.runs import RunError
+    from experiments.spec import SpecError
+    from survive_sim.runs import spec as load_spec
+    from survive_sim.speed import bench_sweep, machine
     try:
-        spec = specs.load(path, games=games)
-    except specs.SpecError as e:
+        spec = load_spec(path, games=games)
+    except SpecError as e:
         bad(str(e))
     if workers is None:
         import importlib.util
         workers = 2 if importlib.util.find_spec("distributed") else 0
     import numba
-
-    from experiments.overhead import measure
     click.echo(machine())
     compile_note("run_games", False)
     n = len({p.game_key() for p in spec.points})
@@ -178,8 +131,8 @@ def _bench_sweep(path, games, repeat, threads, workers) -> None:
                f"{threads or numba.config.NUMBA_NUM_THREADS} engine threads"
                + (f"; Dask LocalCluster of {workers} workers x 1 thread" if workers else ""))
     try:
-        out = measure(spec, repeat=repeat, threads=threads, workers=workers or None,
-                      report=click.echo)
+        out = bench_sweep(spec, repeat=repeat, threads=threads, workers=workers or None,
+                          report=click.echo)
     except RunError as e:
         bad(str(e))
     best, med = out["sweep_over_raw"]

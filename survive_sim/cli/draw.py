@@ -40,7 +40,7 @@ def load_log_option(path: str) -> dict:
 
 
 def played_log(settings, seed: int, game: int) -> dict:
-    from survive_sim.api import replay
+    from survive_sim.games import replay
 
     from .progress import compile_note
     compile_note("run_games", False)

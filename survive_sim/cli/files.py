@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import tempfile
 import threading
 
 from experiments.atomic import (  # noqa: F401  (atomic_file ...: what the commands import here)
@@ -28,7 +27,7 @@ from experiments.atomic import (  # noqa: F401  (atomic_file ...: what the comma
     atomic_path,
     write_text,
 )
-from experiments.outputs import not_ours_message, replaceable
+from experiments.outputs import not_ours_message, replaceable, unwritable
 
 from .options import bad
 
@@ -151,19 +150,11 @@ def check_output(path: str, param: str) -> None:
 
 
 def check_writable(path: str, param: str) -> None:
-    """The file ``path`` can be created: its directory exists and accepts a new file."""
-    if os.path.isdir(path):
-        bad(f"{path} is a directory; give a file name", param)
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        bad(f"directory {directory} does not exist; create it or choose an existing one", param)
-    try:
-        fd, probe = tempfile.mkstemp(dir=directory, prefix=".survive-sim-probe-")
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as e:
-        bad(f"directory {directory} is not writable ({e.strerror or e}); "
-            f"choose a writable directory", param)
+    """The file ``path`` can be created: its directory exists and accepts a new file
+    (``experiments.outputs.unwritable``)."""
+    problem = unwritable(path)
+    if problem is not None:
+        bad(problem, param)
 
 
 # ---------------------------------------------------------------------------- writing

@@ -51,14 +51,24 @@ def bad(message: str, param: str | None = None) -> NoReturn:
     raise click.UsageError(message)
 
 
+def usage_error(e: ValueError) -> NoReturn:
+    """The API's one-line ``ValueError`` as the usage error (exit 2) for its ``param`` (the
+    option it names: ``TournamentError``, ``TuneError``, ``SettingsError`` ...); a
+    ``SettingsError`` whose message starts with its option names it once."""
+    from play.settings import SettingsError
+    message, param = str(e), getattr(e, "param", None)
+    if isinstance(e, SettingsError) and param and message.startswith(param):
+        param = None
+    bad(message, param)
+
+
 def checked(fn, *args, **kwargs):
     """``fn(*args, **kwargs)`` with ``SettingsError`` turned into a usage error."""
     from play.settings import SettingsError
     try:
         return fn(*args, **kwargs)
     except SettingsError as e:
-        message = str(e)
-        bad(message, e.param if e.param and not message.startswith(e.param) else None)
+        usage_error(e)
 
 
 def load_plugins_option(paths) -> None:

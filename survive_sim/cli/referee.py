@@ -1,4 +1,5 @@
-"""``survive-sim referee``: check a saved JSON replay log against the rules."""
+"""``survive-sim referee``: check a saved JSON replay log against the rules
+(``survive_sim.logs.check``: the independent referee of ``replays.referee``)."""
 from __future__ import annotations
 
 import sys
@@ -27,13 +28,12 @@ def referee(file):
     A file that is not a replay log (not JSON, another JSON, a log with a part of the wrong
     shape or type) is bad input: one line on stderr, exit 2. A well-formed log that breaks a
     rule is a finding: the rule's id on stdout, exit 1."""
-    from replays.draw.logfile import LogError, read_log
+    from replays.draw.logfile import LogError
+    from survive_sim.logs import check
     try:
-        log = read_log(file)                   # the shape: settings, tiles, events, after
+        found = check(file)                    # the shape: settings, tiles, events, after
     except LogError as e:
         bad(f"not a JSON replay log: {e}")
-    from replays.referee import check as referee_check
-    found = referee_check(log)
     if found is not None and found.rule == "format":
         bad(f"not a JSON replay log: {file} is not a well-formed survive-sim log: "
             f"{one_line(found)}; expected the output of `survive-sim replay --json FILE`")

@@ -70,7 +70,7 @@ def replay(seed, game, players, strategies, plugins, json_path, html_path, check
                 "--mp4")
 
     from replays.text import format_log
-    from survive_sim.api import replay as replay_log
+    from survive_sim.games import replay as replay_log
 
     compile_note("run_games", False)          # a replay plays the same compiled game
     try:

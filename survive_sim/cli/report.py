@@ -19,7 +19,7 @@ def write(run: str, out: str, quiet: bool = False, games: int | None = None,
           scheduler: str | None = None, workers: int | None = None):
     """Build the report of ``run`` into ``out``; bad input is a usage error (exit 2)."""
     from experiments.runs import RunError
-    from survive_sim.api import Run
+    from survive_sim.runs import Run
 
     from .progress import Progress
     with Progress(title="report", unit="chunk", quiet=quiet) as bar:

@@ -112,7 +112,7 @@ def simulate(players, games, seed, strategies, plugins, out, first, threads, chu
     from experiments.summary import Totals, format_summary
     from experiments.tables import run_header
     from play.simulate import numba_threads, run_records
-    from survive_sim.api import simulate_chunks
+    from survive_sim.games import simulate_chunks
 
     compile_note("run_games", no_progress)
     totals = Totals()

@@ -39,7 +39,7 @@ def stats(run, out, precision, games, scheduler, workers, no_progress):
         check_output(out, "--out")              # only a file survive-sim wrote is replaced
     from experiments.runs import RunError
     from experiments.stats_text import format_stats
-    from survive_sim.api import Run
+    from survive_sim.runs import Run
 
     from .progress import Progress
     with Progress(title="stats", unit="chunk", quiet=no_progress) as bar:

@@ -63,7 +63,7 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
     its report into DIR/report, and print where the report is and the verdict table. With
     --until-settled it plays until every verdict is settled (re-running resumes it too)."""
     from experiments import spec as specs
-    from survive_sim.api import SETTLE_CAP, study_folder
+    from survive_sim.runs import SETTLE_CAP, study_folder
     studies = specs.shipped()
     if list_:
         for key, path in studies.items():

@@ -252,7 +252,7 @@ def play(spec, out, force_new, threads, scheduler, workers, no_progress, progres
     import contextlib
 
     from experiments.runs import RunError
-    from survive_sim import api
+    from survive_sim.runs import sweep as sweep_into
 
     from .progress import Progress, compile_note, load_engine
     p = progress if progress is not None else Progress(quiet=no_progress)
@@ -272,10 +272,10 @@ def play(spec, out, force_new, threads, scheduler, workers, no_progress, progres
 
     with (p if progress is None else contextlib.nullcontext()), _Signals() as sig:
         try:
-            outcome = api.sweep(spec, out, force_new=force_new, threads=threads,
-                                scheduler=scheduler, workers=workers, watch=p,
-                                setting_done=setting_done, started=started,
-                                stop=lambda: sig.got is not None).outcome
+            outcome = sweep_into(spec, out, force_new=force_new, threads=threads,
+                                 scheduler=scheduler, workers=workers, watch=p,
+                                 setting_done=setting_done, started=started,
+                                 stop=lambda: sig.got is not None).outcome
         except RunError as e:
             bad(str(e))
         except RuntimeError as e:                             # an engine error names the game

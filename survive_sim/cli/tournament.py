@@ -1,6 +1,7 @@
 """``survive-sim tournament``: the measured strength of strategies -- every strategy in every
 seat on common games, standings with intervals, head to head, ratings, and an SPRT that stops
-once the order is settled (``experiments.tournament``)."""
+once the order is settled. Parses, calls the API (``survive_sim.ranking.tournament``, which
+drives ``experiments.tournament``) and prints."""
 from __future__ import annotations
 
 import click
@@ -9,33 +10,16 @@ from .group import main
 from .options import (
     IntRange, FloatRange,
     INDEX_MAX,
-    bad,
-    checked,
     one_line,
     players_option,
     plugin_option,
     rule_options,
     seed_option,
+    usage_error,
 )
 from .progress import Progress, compile_note, load_engine, threads_used
 
 OPEN01 = FloatRange(0, 1, min_open=True, max_open=True)
-
-
-def _tournament(names, players, games, seed, batch, alpha, beta, delta, stop, rules):
-    """The validated ``Tournament``; bad input of any kind is a one-line usage error."""
-    from experiments.tournament import Tournament, TournamentError
-    from play.settings import parse_boats, parse_challenges
-    rules = dict(rules)
-    rules["boats"] = checked(parse_boats, rules.pop("boats"))
-    rules["challenges"] = checked(parse_challenges, rules.pop("challenges"))
-    rules["tiebreak"] = rules.get("tiebreak") or ""
-    try:
-        return checked(Tournament, strategies=names, players=players, games=games, seed=seed,
-                       batch=batch, alpha=alpha, beta=beta, delta=delta, stop=stop,
-                       rules=rules)
-    except TournamentError as e:
-        bad(str(e), e.param)
 
 
 @main.command(short_help="Rank strategies: every strategy in every seat, stopped by an SPRT.")
@@ -82,56 +66,44 @@ def tournament(strategies, players, games, out, seed, threads, batch, alpha, bet
     every seat rotation, on the same games) and write the standings: win share (ties split)
     and mean score with 95% intervals and n, head to head, and openskill PlackettLuce ratings.
     Stops when an SPRT settles every pair adjacent in the rating order, or at --games."""
-    from experiments.tournament import (
-        TournamentError, check_inputs_outside, load_plugins, split_names,
-    )
-    try:
-        check_inputs_outside(out, plugins)
-        load_plugins(plugins)       # before the names are checked: they may use them
-    except TournamentError as e:
-        bad(str(e), e.param)
-    t = _tournament(split_names(strategies), players, games, seed, batch, alpha, beta, delta,
-                    not no_stop, rules)
+    from experiments.tournament import TournamentError, text
+    from play.settings import SettingsError
+    from survive_sim.ranking import tournament as run_tournament
 
-    from experiments.tournament import Folder, check_memory, identity, play, text
-    try:
-        check_memory(t)                             # before any game: one batch must fit
-        folder = Folder(out, force, identity(t, plugins), plugins)
-    except TournamentError as e:
-        bad(str(e), e.param)
-    if folder.complete:                             # this very tournament is there: no games
-        meta = folder.finished_meta() or {}
-        click.echo(f"{out} already holds this tournament, complete: "
-                   f"{(meta.get('outcome') or {}).get('statement', '')}")
-        click.echo(f"nothing played; its standings are in {out}/standings.csv (pass --force "
-                   f"to play it again)")
-        folder.tidy()
-        return
+    bar = Progress(title="tournament", quiet=no_progress)   # silent until the first phase
 
-    compile_note("run_games", no_progress)
+    def started(t):                     # the input is checked: load or compile the engine
+        compile_note("run_games", no_progress)
+        load_engine(bar, t.settings[0], threads,
+                    [x for st in t.settings for x in st.strategies])
+
     try:
-        with Progress(title="tournament", quiet=no_progress) as bar, folder as f:
-            load_engine(bar, t.settings[0], threads,          # load or compile, start threads
-                        [x for st in t.settings for x in st.strategies])
-            result = play(t, threads, on_batch=f.write_games, watch=bar, store=f)
-            bar.begin(f"writing {out}")
-            f.finish(result)
+        with bar:
+            result = run_tournament(strategies, games, players=players, seed=seed,
+                                    batch=batch, alpha=alpha, beta=beta, delta=delta,
+                                    stop=not no_stop, threads=threads, out=out, force=force,
+                                    plugins=plugins, watch=bar, started=started, **rules)
     except RuntimeError as e:                                 # engine error: name the game
         raise click.ClickException(one_line(e))
-    except TournamentError as e:
-        bad(str(e), e.param)
+    except (TournamentError, SettingsError) as e:
+        usage_error(e)
     except OSError as e:
         raise click.ClickException(f"could not write {out}: {e.strerror or e}")
 
-    if folder.resumed and not no_progress:
-        click.echo(f"resumed: {folder.resumed} batch(es) read back from "
-                   f"{folder.partial.name}, saved by an interrupted run", err=True)
+    if not result.played:                           # this very tournament was there: no games
+        click.echo(f"{out} already holds this tournament, complete: {result.statement()}")
+        click.echo(f"nothing played; its standings are in {out}/standings.csv (pass --force "
+                   f"to play it again)")
+        return
+    if result.resumed and not no_progress:
+        click.echo(f"resumed: {result.resumed} batch(es) read back from "
+                   f"{result.resumed_from}, saved by an interrupted run", err=True)
     click.echo(text(result))
-    played = result.games_played - folder.resumed_games       # this run's own games
+    played = result.games_played - result.resumed_games       # this run's own games
     click.echo(f"speed: {played:,} games in {result.seconds:.2f} s = "
                f"{played / max(result.seconds, 1e-9):,.0f} games/s in all "
                f"({played / max(result.seconds_playing, 1e-9):,.0f} games/s in the "
                f"engine) on {threads_used(threads)} thread(s)"
-               + (f"; {folder.resumed_games:,} games read back" if folder.resumed else ""))
+               + (f"; {result.resumed_games:,} games read back" if result.resumed else ""))
     click.echo(f"wrote {out} (standings.csv, head_to_head.csv, games.parquet, "
                f"tournament.json, README.md)")

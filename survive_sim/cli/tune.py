@@ -1,14 +1,12 @@
 """``survive-sim tune``: search a strategy's parameters against a ladder with CMA-ES, on paired
-games, and measure the result on held-out games (``experiments.tune``)."""
+games, and measure the result on held-out games. Parses, calls the API
+(``survive_sim.ranking.tune``, which drives ``experiments.tune``) and prints."""
 from __future__ import annotations
-
-import json
-import os
 
 import click
 
 from .group import main
-from .options import IntRange, INDEX_MAX, bad, load_plugins_option, one_line, plugin_option
+from .options import IntRange, INDEX_MAX, one_line, plugin_option, usage_error
 
 
 @main.command(short_help="Tune a strategy's parameters against a ladder (CMA-ES).")
@@ -52,81 +50,33 @@ def tune(strategy, against, budget, players, games, popsize, params, holdout, se
     ranges; then play the best and the start on the same held-out games and report both win
     shares and the paired gain with 95% intervals. Memory does not grow with --games or
     --holdout (the games are played and counted 10,000 indices at a time)."""
-    from experiments.atomic import write_text
-    from experiments.tune import (
-        FORMAT, TuneError, TuneState, Tuning, identity, result_doc, result_from, summary,
-    )
-    from experiments.tune import tune as run
-    from strategies.registry import split_specs
+    from experiments.tune import TuneError, summary
+    from survive_sim.ranking import tune as run_tune
 
-    from .files import check_writable
     from .progress import Progress, compile_note, load_engine
-    if out is not None:                 # paths only: before the plug-ins are compiled
-        check_writable(out, "--out")
-        here = os.path.realpath(out)
-        for p in plugins:
-            if os.path.realpath(p) == here:
-                bad(f"--out {out} is the --plugin file {p}; choose another --out", "--out")
-        doc = None
-        if os.path.lexists(out):
-            try:
-                with open(out, encoding="utf-8") as f:
-                    doc = json.load(f)
-            except (OSError, ValueError, UnicodeDecodeError):
-                doc = None
-            if not isinstance(doc, dict) or doc.get("format") != FORMAT or \
-                    os.path.islink(out):
-                bad(f"{out} exists and is not a tune result; tune replaces only its own "
-                    f"earlier result: choose another --out", "--out")
-    load_plugins_option(plugins)
+    bar = Progress(title="tune", quiet=no_progress)         # silent until the first phase
+
+    def started(t, state):              # the input is checked: load or compile the engine
+        compile_note("run_games", no_progress)
+        load_engine(bar, t.lineups(t.spec(t.to_unit(t.start_values())))[0], threads)
+        if state is not None and state.generations and not no_progress:
+            click.echo(f"resuming: {len(state.generations)} generation(s) saved in "
+                       f"{state.folder.name} by an interrupted run", err=True)
+
     try:
-        t = Tuning(strategy=strategy, against=tuple(split_specs(against)), players=players,
-                   budget=budget, games=games, popsize=popsize, seed=seed, holdout=holdout,
-                   tune=tuple(p.strip() for p in params.split(",") if p.strip()))
-    except TuneError as e:
-        bad(str(e), e.param)
-    state, ident = None, identity(t, plugins)
-    if out is not None:
-        if doc is not None and doc.get("identity") == ident:   # complete: play nothing
-            try:
-                click.echo(summary(result_from(t, doc)))
-            except (KeyError, TypeError, ValueError):
-                bad(f"{out} is a damaged tune result; remove it or choose another --out",
-                    "--out")
-            click.echo(f"{out} already holds this tuning, complete: nothing played")
-            leftover = os.path.join(os.path.dirname(os.path.abspath(out)),
-                                    f".{os.path.basename(out)}.partial")
-            if os.path.isdir(leftover):     # stopped between writing FILE and tidying up
-                try:
-                    with TuneState(out, ident) as left:
-                        left.remove()
-                except (TuneError, OSError):
-                    pass
-            return
-        try:
-            state = TuneState(out, ident, force_new)
-        except TuneError as e:
-            bad(str(e), e.param)
-    compile_note("run_games", no_progress)
-    try:
-        with Progress(title="tune", quiet=no_progress) as bar:
-            load_engine(bar, t.lineups(t.spec(t.to_unit(t.start_values())))[0], threads)
-            if state is None:
-                result = run(t, threads, watch=bar)
-            else:
-                with state:
-                    if state.generations and not no_progress:
-                        click.echo(f"resuming: {len(state.generations)} generation(s) saved "
-                                   f"in {state.folder.name} by an interrupted run", err=True)
-                    result = run(t, threads, watch=bar, state=state)
-                    write_text(out, json.dumps(result_doc(result, ident), indent=1))
-                    state.remove()
+        with bar:
+            result = run_tune(strategy, against, budget, players=players, games=games,
+                              popsize=popsize, params=params, holdout=holdout, seed=seed,
+                              threads=threads, out=out, force_new=force_new, plugins=plugins,
+                              watch=bar, started=started)
     except RuntimeError as e:
         raise click.ClickException(one_line(e))
     except TuneError as e:
-        bad(str(e), e.param)
+        usage_error(e)
     except OSError as e:
         raise click.ClickException(f"could not write {out}: {e.strerror or e}")
     click.echo(summary(result))
-    if out is not None:
+    if not result.played:
+        click.echo(f"{out} already holds this tuning, complete: nothing played")
+    elif out is not None:
         click.echo(f"wrote {out}")

@@ -1,10 +1,11 @@
-"""``survive-sim view``: the viewer page of a saved replay log, without the engine."""
+"""``survive-sim view``: the viewer page of a saved replay log, without the engine
+(``survive_sim.logs.view``)."""
 from __future__ import annotations
 
 import click
 
 from .group import main
-from .files import check_output, distinct_paths, write_text
+from .files import check_output, distinct_paths
 from .options import bad
 
 
@@ -15,19 +16,15 @@ from .options import bad
 def view(log_path, html_path):
     """Write the HTML viewer page of the game in LOG (a file of `survive-sim replay --json`):
     buttons, arrow keys and a slider step through it. The engine is not needed."""
-    from replays.draw.logfile import LogError, drawing, read_log
-    from replays.viewer.page import build_page
+    from replays.draw.logfile import LogError
+    from survive_sim.logs import view as page
 
     distinct_paths(inputs={"LOG": log_path}, outputs={"--html": html_path})
     check_output(html_path, "--html")
     try:
-        log = read_log(log_path)
-        with drawing(log_path):
-            page = build_page(log)
+        page(log_path, out=html_path)
     except LogError as e:
         bad(str(e), "LOG")
-    try:
-        write_text(html_path, page)
     except OSError as e:
         raise click.ClickException(f"could not write {html_path}: {e.strerror or e}")
     click.echo(f"wrote {html_path}")

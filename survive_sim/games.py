@@ -1,0 +1,97 @@
+"""Games: one table's settings, games as a per-game table, and one game played again as its
+replay log (``survive-sim simulate``, ``replay``). Part of the Python API (``survive_sim.api``,
+docs/python.md).
+
+Game ``i`` of a seed is a pure function of (seed, i, settings): ``simulate``, ``sweep`` and
+``replay`` of the same seed, index and settings play the very same game.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+
+import pandas as pd
+
+from play.record import game_log
+from play.settings import Settings, parse_boats, parse_challenges, parse_strategies
+from play.simulate import iter_frames, numba_threads
+from strategies.plugins import load_plugins
+
+
+# ---------------------------------------------------------------------------- settings
+def settings(players: int = 4, strategies: str | Sequence[str] = "random",
+             boats: str | Sequence[int] = "rules", challenges: str | Sequence[int] = (),
+             *, plugins: Sequence[str | os.PathLike] = (), **rules) -> Settings:
+    """One table's ``Settings``, from the CLI's spellings or Python values: ``strategies``
+    ``"greedy,careful"`` or ``["greedy", "careful"]``; ``boats`` ``"rules"``, ``"flat"``,
+    ``"2,2,1,1,1"`` or a list; ``challenges`` ``"1,3"`` or ``[1, 3]``; ``rules``: the other
+    ``Settings`` fields (``tiebreak``, ``squid``, ``max_turns`` ...). ``plugins``: files of
+    your own strategies (docs/writing-a-strategy.md), loaded first."""
+    if plugins:
+        load_plugins([str(p) for p in plugins])
+    if isinstance(strategies, str):
+        strategies = parse_strategies(strategies)
+    if isinstance(boats, str):
+        boats = parse_boats(boats)
+    if isinstance(challenges, str):
+        challenges = parse_challenges(challenges)
+    return Settings(players=players, strategies=tuple(strategies), boats=tuple(boats),
+                    challenges=tuple(challenges), **rules)
+
+
+def parse_rules(rules: dict) -> dict:
+    """``Settings`` fields with the CLI's spellings parsed: ``boats`` (``"rules"``, ``"flat"``,
+    ``"2,2,1,1,1"``), then ``challenges`` (``"1,3"``); other values as given."""
+    rules = dict(rules)
+    for key, parse in (("boats", parse_boats), ("challenges", parse_challenges)):
+        if isinstance(rules.get(key), str):
+            rules[key] = parse(rules[key])
+    return rules
+
+
+def _settings(given: Settings | None, players, strategies, boats, challenges, plugins,
+              rules) -> Settings:
+    if given is not None:
+        if rules or plugins:
+            raise ValueError("give either settings= or the settings' fields, not both")
+        return given
+    return settings(players, strategies, boats, challenges, plugins=plugins, **rules)
+
+
+# ---------------------------------------------------------------------------- many games
+def simulate(games: int, *, seed: int = 0, players: int = 4,
+             strategies: str | Sequence[str] = "random", boats: str | Sequence[int] = "rules",
+             challenges: str | Sequence[int] = (), first: int = 0, threads: int | None = None,
+             plugins: Sequence[str | os.PathLike] = (), settings: Settings | None = None,
+             **rules) -> pd.DataFrame:
+    """Play games ``first .. first + games - 1`` of root seed ``seed`` and return the per-game
+    table (one row per game; columns in docs/per-game-table.md), as ``survive-sim simulate
+    --out`` writes it. The whole table is held in memory: for millions of games use
+    ``simulate_chunks`` or ``sweep``. ``threads`` never changes a result."""
+    return pd.concat(list(simulate_chunks(games, seed=seed, players=players,
+                                          strategies=strategies, boats=boats,
+                                          challenges=challenges, first=first, threads=threads,
+                                          plugins=plugins, settings=settings, **rules)),
+                     ignore_index=True)
+
+
+def simulate_chunks(games: int, *, seed: int = 0, players: int = 4,
+                    strategies: str | Sequence[str] = "random",
+                    boats: str | Sequence[int] = "rules", challenges: str | Sequence[int] = (),
+                    first: int = 0, threads: int | None = None, chunk: int = 10_000,
+                    plugins: Sequence[str | os.PathLike] = (),
+                    settings: Settings | None = None, **rules) -> Iterator[pd.DataFrame]:
+    """``simulate``, a table of at most ``chunk`` games at a time: memory stays flat whatever
+    ``games`` is, and the rows are the same as ``simulate``'s."""
+    st = _settings(settings, players, strategies, boats, challenges, plugins, rules)
+    with numba_threads(threads):
+        yield from iter_frames(st, games, seed, first=first, threads=threads, chunk=chunk)
+
+
+# ---------------------------------------------------------------------------- one game
+def replay(seed: int, game: int, settings: Settings | None = None, **fields) -> dict:
+    """The replay log of game ``game`` of seed ``seed`` (docs/replay-log.md): every event with
+    its rule and the position after it, JSON-ready. ``settings``: the run's (or its fields,
+    as for ``settings()``); the game is played again, move for move."""
+    st = settings if settings is not None else globals()["settings"](**fields)
+    return game_log(st, seed, game)

@@ -1,0 +1,217 @@
+"""Strategies: the list of them, their tournament and the tuning of their parameters
+(``survive-sim strategies``, ``tournament``, ``tune``). Part of the Python API
+(``survive_sim.api``, docs/python.md).
+
+``tournament`` and ``tune`` take a ``watch`` (``experiments.watch``: the CLI's progress bar)
+and a ``started`` hook, called with the validated input just before the first game (the CLI
+loads or compiles the engine there, under its bar). With ``out`` both are resumable, and both
+return what ``out`` already holds, complete, without playing (``played`` False).
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+from collections.abc import Callable, Sequence
+
+import pandas as pd
+
+from experiments import tournament as T     # module attributes: the fuzz harness patches play
+from experiments import tune as TU          # ... and tune
+from experiments.atomic import write_text
+from experiments.outputs import unwritable
+from experiments.watch import watching
+from strategies.plugins import load_plugins
+from strategies.registry import StrategyError, all_strategies, split_specs
+
+from .games import parse_rules
+
+STRATEGY_COLUMNS = ["strategy", "description", "plugin", "param", "default", "low", "high",
+                    "doc"]
+
+
+# ---------------------------------------------------------------------------- the list
+def strategies(plugins: Sequence[str | os.PathLike] = ()) -> pd.DataFrame:
+    """Every strategy there is, as ``survive-sim strategies`` lists them (built-ins, then those
+    of the ``plugins`` files, loaded first; ``StrategyError`` for a bad one): one row per
+    strategy and parameter, in the listing's order; a strategy without parameters has one row
+    with ``param`` None. Columns: ``strategy``, ``description``, ``plugin`` (the plug-in's
+    file; None for a built-in), ``param``, ``default``, ``low``, ``high`` (the range a value
+    may take) and ``doc``. A seat's strategy is written ``name`` or ``name:key=value,...``."""
+    if plugins:
+        load_plugins([str(p) for p in plugins])
+    rows = []
+    for s in all_strategies().values():
+        if not s.listed:
+            continue
+        base = {"strategy": s.name, "description": s.description,
+                "plugin": str(s.source) if s.plugin else None}
+        if not s.params:
+            rows.append({**base, "param": None, "default": math.nan, "low": math.nan,
+                         "high": math.nan, "doc": ""})
+        for p in s.params:
+            rows.append({**base, "param": p.name, "default": float(p.default),
+                         "low": float(p.low), "high": float(p.high), "doc": p.doc or ""})
+    table = pd.DataFrame(rows, columns=STRATEGY_COLUMNS)
+    for col in ("plugin", "param"):                 # None, not NaN, where there is none
+        table[col] = table[col].astype(object).where(table[col].notna(), None)
+    return table
+
+
+# ---------------------------------------------------------------------------- tournament
+def tournament(strategies: str | Sequence[str], games: int, *, players: int = 4,
+               seed: int = 0, batch: int = 500, alpha: float = 0.05, beta: float = 0.05,
+               delta: float = 0.05, stop: bool = True, threads: int | None = None,
+               out: str | os.PathLike | None = None, force: bool = False,
+               plugins: Sequence[str | os.PathLike] = (), watch=None,
+               started: Callable[[T.Tournament], None] | None = None,
+               **rules) -> T.Result | T.Saved:
+    """Every strategy in every seat on the same games, stopped by an SPRT (docs/tournament.md),
+    as ``survive-sim tournament`` plays it. ``strategies``: ``"random,greedy"`` or a list
+    (parameters as ``greedy:risk=2``); ``rules``: the other ``Settings`` fields (``boats``,
+    ``challenges``, ``tiebreak`` ...), the same for every line-up.
+
+    Returns the ``Result``: ``.standings`` and ``.head_to_head`` (DataFrames with intervals
+    and n), ``.ratings``, ``.statement()``, ``.games_played``. ``out``: also write the
+    tournament's folder (standings.csv, head_to_head.csv, games.parquet, tournament.json,
+    README.md), resumable: each batch is saved as it is played, and the same call after an
+    interruption reads them back (``.resumed`` batches, ``.resumed_games``) and gives an equal
+    result. When ``out`` already holds this very tournament, complete, nothing is played: the
+    ``experiments.tournament.Saved`` read back from it is returned (the same ``.standings``,
+    ``.head_to_head``, ``.statement()``, ``.games_played``; ``.played`` False). ``force``
+    replaces an earlier tournament's folder, or discards another tournament's saved batches.
+
+    ``watch`` (``experiments.watch``) sees the phases; ``started(tournament)`` is called with
+    the validated ``Tournament`` just before the first game (not when nothing is played).
+    Bad input, before anything is written or played, raises ``TournamentError`` (``.param``:
+    the CLI's option) or ``SettingsError``: ``--plugin`` files inside ``out``, unknown or
+    twice-named strategies, bad rules, a batch that cannot fit in memory, an ``out`` that is
+    not a tournament's folder."""
+    plugins = [str(p) for p in plugins]
+    if out is not None:
+        T.check_inputs_outside(out, plugins)        # paths only: before the plug-ins load
+    T.load_plugins(plugins)                         # before the names: they may use them
+    names = T.split_names(strategies) if isinstance(strategies, str) else tuple(strategies)
+    t = T.Tournament(strategies=names, players=players, games=games, seed=seed, batch=batch,
+                     alpha=alpha, beta=beta, delta=delta, stop=stop, rules=parse_rules(rules))
+    T.check_memory(t)                               # before any game: one batch must fit
+    if out is None:
+        if started is not None:
+            started(t)
+        return T.play(t, threads, watch=watch)
+    folder = T.Folder(out, force, T.identity(t, plugins), plugins)
+    if folder.complete:                             # this very tournament is there: no games
+        saved = folder.saved(t)
+        folder.tidy()
+        return saved
+    with folder as f:
+        if started is not None:
+            started(t)
+        result = T.play(t, threads, on_batch=f.write_games, watch=watch, store=f)
+        watching(watch).begin(f"writing {out}")
+        f.finish(result)
+    result.resumed, result.resumed_games = folder.resumed, folder.resumed_games
+    result.resumed_from = folder.partial.name if folder.resumed else None
+    return result
+
+
+# ---------------------------------------------------------------------------- tune
+def tune(strategy: str, against: str | Sequence[str], budget: int, *, players: int = 4,
+         games: int = 200, popsize: int = 8, params: str | Sequence[str] = (),
+         holdout: int = 2000, seed: int = 0, threads: int | None = None,
+         out: str | os.PathLike | None = None, force_new: bool = False,
+         plugins: Sequence[str | os.PathLike] = (), watch=None,
+         started: Callable[[TU.Tuning, TU.TuneState | None], None] | None = None,
+         **rules) -> TU.TuneResult:
+    """Search ``strategy``'s parameters (its spec, ``name`` or ``name:key=value,...``, is the
+    starting point) by self-play against ``against`` (the ladder filling the other seats)
+    with CMA-ES, for at most ``budget`` games, ``games`` indices per candidate and ``popsize``
+    candidates per generation; then play the best and the start on ``holdout`` held-out
+    indices, paired (docs/strategies.md), as ``survive-sim tune`` does. ``params``: only these
+    parameters (default all); ``rules``: other ``Settings`` fields.
+
+    Returns the ``experiments.tune.TuneResult``: ``.best`` and ``.start`` (specs),
+    ``.holdout`` (win shares, the paired gain with its 95% interval and p), ``.history`` (one
+    row per candidate), ``.games_played``. ``out``: also write the result as JSON, resumable:
+    each generation and hold-out chunk is saved as it ends in the hidden folder
+    ``.NAME.partial`` beside it, and the same call after an interruption goes on from there
+    with an equal result (``.resumed``: the generations read back); ``force_new`` discards an
+    interrupted tuning with other options. When ``out`` already holds this very tuning,
+    nothing is played: the result read back from it is returned (``.played`` False). ``out``
+    replaces only an earlier tune result.
+
+    ``watch`` (``experiments.watch``) sees the phases; ``started(tuning, state)`` is called
+    with the validated ``Tuning`` and the entered ``TuneState`` (None without ``out``; its
+    ``generations`` are those an interrupted run saved) just before the first game. Bad input
+    raises ``TuneError`` (``.param``: the CLI's option) before anything is written."""
+    plugins = [str(p) for p in plugins]
+    doc = _earlier(out, plugins) if out is not None else None   # paths only: before plug-ins
+    try:
+        load_plugins(plugins)
+    except StrategyError as e:
+        raise TU.TuneError(str(e), "--plugin") from None
+    if isinstance(params, str):
+        params = [p.strip() for p in params.split(",") if p.strip()]
+    t = TU.Tuning(strategy=strategy, players=players, budget=budget, games=games,
+                  against=tuple(split_specs(against) if isinstance(against, str) else against),
+                  popsize=popsize, seed=seed, holdout=holdout, tune=tuple(params),
+                  rules=parse_rules(rules))
+    if out is None:
+        if started is not None:
+            started(t, None)
+        return TU.tune(t, threads, watch=watch)
+    ident = TU.identity(t, plugins)
+    if doc is not None and doc.get("identity") == ident:     # complete: play nothing
+        try:
+            result = TU.result_from(t, doc)
+            TU.summary(result)                      # every part it shows is there
+        except (KeyError, TypeError, ValueError):
+            raise TU.TuneError(f"{out} is a damaged tune result; remove it or choose another "
+                               f"--out", "--out") from None
+        _tidy(out, ident)
+        return result
+    state = TU.TuneState(out, ident, force_new)
+    with state:
+        if started is not None:
+            started(t, state)
+        resumed = len(state.generations)
+        result = TU.tune(t, threads, watch=watch, state=state)
+        write_text(out, json.dumps(TU.result_doc(result, ident), indent=1))
+        state.remove()
+    result.resumed = resumed
+    return result
+
+
+def _earlier(out, plugins: list[str]) -> dict | None:
+    """The tune result at ``out`` (None: no file there); ``TuneError`` when ``out`` cannot be
+    written, is a ``--plugin`` file, or holds anything but a tune result."""
+    problem = unwritable(out)
+    if problem is not None:
+        raise TU.TuneError(problem, "--out")
+    here = os.path.realpath(out)
+    for p in plugins:
+        if os.path.realpath(p) == here:
+            raise TU.TuneError(f"--out {out} is the --plugin file {p}; choose another --out",
+                               "--out")
+    if not os.path.lexists(out):
+        return None
+    try:
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError, UnicodeDecodeError):
+        doc = None
+    if not isinstance(doc, dict) or doc.get("format") != TU.FORMAT or os.path.islink(out):
+        raise TU.TuneError(f"{out} exists and is not a tune result; tune replaces only its own "
+                           f"earlier result: choose another --out", "--out")
+    return doc
+
+
+def _tidy(out, ident: dict) -> None:
+    """``out`` is complete: remove its saved progress, left when a run stopped between writing
+    the result and tidying up."""
+    leftover = os.path.join(os.path.dirname(os.path.abspath(out)),
+                            f".{os.path.basename(out)}.partial")
+    if os.path.isdir(leftover):
+        with contextlib.suppress(TU.TuneError, OSError), TU.TuneState(out, ident) as left:
+            left.remove()
