@@ -97,9 +97,11 @@ def direction(est: Estimate, tol: float, sign: int = +1, alpha: float = ALPHA,
 
 
 def balance(parts: list[tuple[str, Estimate]], tol: float, alpha: float = ALPHA,
-            look: Look = FIXED) -> Decision:
+            look: Look = FIXED, advice: Look | None = None) -> Decision:
     """The balance rule on estimates of differences from their targets (``parts``: name and
-    estimate). The row's effect and interval are those of the part farthest from 0."""
+    estimate). The row's effect and interval are those of the part farthest from 0.
+    ``advice``: the look ``games_needed`` plans for (default: the next look of these games;
+    ``FIXED`` for a fresh, independent run judged once)."""
     k = len(parts)
     shown, inside, outside, p_tost = [], True, False, []
     for name, est in parts:
@@ -110,7 +112,7 @@ def balance(parts: list[tuple[str, Estimate]], tol: float, alpha: float = ALPHA,
         outside |= blo > tol or bhi < -tol
         p_tost.append(max(p_above(est, -tol, look), p_below(est, tol, look)))
     verdict = SUPPORTED if inside else REFUTED if outside else INCONCLUSIVE
-    nxt = _next(look, max(e.n for _, e in parts))
+    nxt = advice if advice is not None else _next(look, max(e.n for _, e in parts))
     beyond = [e for _, e in parts if abs(e.value) > tol]
     if beyond:              # one part clearing the margin settles it
         options = [games_for(e, abs(e.value) - tol, alpha / k, nxt) for e in beyond]

@@ -200,7 +200,8 @@ def studies() -> list[str]:
 
 
 def shipped() -> dict[str, Path]:
-    """The shipped studies by their ``name`` (``five-six``, ``tiebreaks``, ...) -> file."""
+    """The shipped studies by their ``name`` (``five-six``, ``tiebreaks``, ...) -> file: the
+    sweeps, and the searches (``kind = "fairest"``: ``is_search``)."""
     out = {}
     for path in sorted(Path(__file__).parent.glob("*.toml")):
         try:
@@ -247,6 +248,10 @@ def build(data: dict, source: str = "command line", text: str = "") -> Spec:
     def bad(key: str, problem: str):
         raise SpecError(f"{source}: {key}{_line_of(text, key.split('.')[-1])}: {problem}")
 
+    if data.get("kind") == "fairest":
+        raise SpecError(f"{source}: a search of boat allocations (kind = \"fairest\"), not a "
+                        f"sweep: run it with `survive-sim study NAME` or `survive-sim fairest "
+                        f"--spec FILE`")
     for key in data:
         if key not in TOP_KEYS:
             bad(key, f"unknown key; accepted: {', '.join(TOP_KEYS)}")
@@ -385,3 +390,12 @@ def _add_point(v: dict, strategies: tuple, skip: bool, bad, points, skipped, see
         bad("grid", f"two settings share the label {name}")   # cannot happen: a guard
     seen[name] = s
     points.append(Point(name, s, allocation))
+
+
+def is_search(path: str | Path) -> bool:
+    """Whether a study file is a search of boat allocations (``kind = "fairest"``,
+    ``experiments.fairest``) rather than a sweep."""
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8")).get("kind") == "fairest"
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False

@@ -24,7 +24,10 @@ layers. In a notebook::
 * ``strategies`` -- the list of them; ``tournament`` -- strategies ranked, stopped by an
   SPRT; ``tune`` -- a strategy's parameters searched with CMA-ES;
 * ``replay`` -> a log; ``read_log``, ``check`` (the referee), ``draw``, ``view`` (its page);
-* ``bench``, ``bench_sweep`` -- games per second, and what a sweep costs beyond its games.
+* ``bench``, ``bench_sweep`` -- games per second, and what a sweep costs beyond its games;
+* ``fairest`` -> ``Fairest``, ``fair_spec``, ``fairest_plan`` -- the fairest boat allocation,
+  searched and confirmed for every style of play (``.table``, ``.confirmation``,
+  ``.conclusions``, ``.verdicts``, ``.report``).
 
 The names load on first use (``__getattr__``): the CLI imports this package on every call,
 and ``survive-sim --help`` must not wait for pandas and the engine.
@@ -33,15 +36,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-__all__ = ["CHARTS", "Run", "Settings", "Study", "bench", "bench_sweep", "check", "draw",
-           "read_log", "read_table", "replay", "settings", "simulate", "simulate_chunks",
-           "spec", "strategies", "studies", "study", "summary", "sweep", "tournament", "tune",
-           "view"]
+__all__ = ["CHARTS", "Fairest", "Run", "Settings", "Study", "bench", "bench_sweep", "check",
+           "draw", "fair_spec", "fairest", "fairest_plan", "read_log", "read_table", "replay",
+           "settings", "simulate", "simulate_chunks", "spec", "strategies", "studies", "study",
+           "summary", "sweep", "tournament", "tune", "view"]
 
 if TYPE_CHECKING:                                   # for type checkers and editors
-    from .api import (CHARTS, Run, Settings, Study, bench, bench_sweep, check, draw, read_log,
-                      read_table, replay, settings, simulate, simulate_chunks, spec,
-                      strategies, studies, study, summary, sweep, tournament, tune, view)
+    from .api import (CHARTS, Fairest, Run, Settings, Study, bench, bench_sweep, check, draw,
+                      fair_spec, fairest, fairest_plan, read_log, read_table, replay, settings,
+                      simulate, simulate_chunks, spec, strategies, studies, study, summary, sweep,
+                      tournament, tune, view)
 
 
 def __getattr__(name: str):

@@ -18,13 +18,16 @@ The functions live in modules by concern, all re-exported here (and lazily by
   ``draw``, ``view`` (the viewer page);
 * ``runs``: ``spec``, ``sweep`` -> ``Run``, ``studies``, ``study`` -> ``Study``;
 * ``ranking``: ``strategies`` (the list), ``tournament``, ``tune``;
-* ``speed``: ``bench``, ``bench_sweep``, ``machine``.
+* ``speed``: ``bench``, ``bench_sweep``, ``machine``;
+* ``fair``: ``fair_spec``, ``fairest`` -> ``Fairest``, ``fairest_plan`` -- the fairest boat
+  allocation (docs/fairest.md).
 
 Game ``i`` of a seed is a pure function of (seed, i, settings): ``simulate``, ``sweep`` and
 ``replay`` of the same seed, index and settings play the very same game.
 """
 from __future__ import annotations
 
+from .fair import Fairest, fair_spec, fairest, fairest_plan
 from .games import Settings, replay, settings, simulate, simulate_chunks
 from .logs import check, draw, read_log, view
 from .ranking import strategies, tournament, tune
@@ -32,7 +35,8 @@ from .runs import CHARTS, SETTLE_CAP, Run, Study, spec, studies, study, study_fo
 from .speed import bench, bench_sweep, machine
 from .tables import TableError, read_table, summary
 
-__all__ = ["CHARTS", "SETTLE_CAP", "Run", "Settings", "Study", "TableError", "bench",
-           "bench_sweep", "check", "draw", "machine", "read_log", "read_table", "replay",
-           "settings", "simulate", "simulate_chunks", "spec", "strategies", "studies", "study",
-           "study_folder", "summary", "sweep", "tournament", "tune", "view"]
+__all__ = ["CHARTS", "SETTLE_CAP", "Fairest", "Run", "Settings", "Study", "TableError", "bench",
+           "bench_sweep", "check", "draw", "fair_spec", "fairest", "fairest_plan", "machine",
+           "read_log", "read_table", "replay", "settings", "simulate", "simulate_chunks", "spec",
+           "strategies", "studies", "study", "study_folder", "summary", "sweep", "tournament",
+           "tune", "view"]

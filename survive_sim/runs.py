@@ -22,6 +22,8 @@ from experiments.sweep import Outcome, run_sweep
 from reports import charts
 from reports.report import Result, build_report
 
+from .fair import Fairest, fairest
+
 SETTLE_CAP = 200_000            # --until-settled's default --max-games (as the CLI's)
 
 
@@ -192,15 +194,25 @@ def study_folder(name: str, games: int | None = None, until_settled: bool = Fals
 
 def study(name: str, games: int | None = None, *, out: str | os.PathLike | None = None,
           until_settled: bool = False, max_games: int | None = None,
-          threads: int | None = None, force_new: bool = False) -> Study:
+          threads: int | None = None, force_new: bool = False) -> Study | Fairest:
     """Play the shipped study ``name`` (``studies()``) into ``out/run`` (default
     ``studies/NAME``, ``studies/NAME-GAMES`` with ``games``, ``studies/NAME-settled`` until
     settled), as ``survive-sim study`` does, and return the ``Study``; call ``.report()`` for
     its page. ``until_settled``: play in doubling rounds, judged with anytime-valid intervals,
-    until every verdict is settled or ``max_games`` (default 200,000) per setting."""
+    until every verdict is settled or ``max_games`` (default 200,000) per setting.
+
+    A study that is a search of boat allocations (``fair-boats``) is played by ``fairest``
+    into ``out`` (default ``studies/NAME``) and returns its ``Fairest`` (``.verdicts``,
+    ``.report()``); ``games`` and the settling options do not apply to it."""
     shipped = specs.shipped()
     if name not in shipped:
         raise ValueError(f"unknown study {name!r}; shipped: {', '.join(shipped)}")
+    if specs.is_search(shipped[name]):
+        if games is not None or until_settled or max_games is not None:
+            raise ValueError(f"study {name} is a search of boat allocations: games, "
+                             f"until_settled and max_games do not apply (fairest() takes its "
+                             f"values)")
+        return fairest(name, out, threads=threads, force_new=force_new)
     sp = specs.load(shipped[name], games=games)
     if max_games is not None and not until_settled:
         raise ValueError("max_games needs until_settled=True")

@@ -39,8 +39,9 @@ from pathlib import Path
 import click
 from hypothesis import strategies as st
 
-KNOWN_COMMANDS = ("bench", "draw", "referee", "replay", "report", "simulate", "stats",
-                  "strategies", "study", "summary", "sweep", "tournament", "tune", "view")
+KNOWN_COMMANDS = ("bench", "draw", "fairest", "referee", "replay", "report", "simulate",
+                  "stats", "strategies", "study", "summary", "sweep", "tournament", "tune",
+                  "view")
 
 # one line, the command's path first: ``survive-sim simulate: error: ...``
 ERROR_LINE = re.compile(r"^survive-sim( [\w-]+)*: error: \S")

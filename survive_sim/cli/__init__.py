@@ -1,6 +1,6 @@
 """``survive-sim``: the command line, one module per command -- ``simulate``, ``replay``,
 ``draw``, ``view``, ``referee``, ``summary``, ``bench``, ``sweep``, ``stats``, ``report``,
-``study``, ``tournament``, ``tune``, ``strategies`` -- above the Python API: a command parses
+``study``, ``fairest``, ``tournament``, ``tune``, ``strategies`` -- above the Python API: a command parses
 its options, calls the API (the module of ``survive_sim.api`` it needs) and prints
 (docs/architecture.md says which layer each command calls).
 
@@ -19,5 +19,5 @@ __all__ = ["main"]
 
 # The commands. Each module adds its command to `main` when imported: a new command is a new
 # module here and one more name in this list.
-from . import (bench, draw, referee, replay, report, simulate, stats, strategies,  # noqa: F401,E402
-               study, summary, sweep, tournament, tune, view)
+from . import (bench, draw, fairest, referee, replay, report, simulate, stats,  # noqa: F401,E402
+               strategies, study, summary, sweep, tournament, tune, view)

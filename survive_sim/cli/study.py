@@ -32,6 +32,21 @@ def _not_a_study_folder(out: str) -> str | None:
     return None
 
 
+def _listing(path) -> str:
+    """One line of ``study --list``: what the study plays and judges."""
+    from experiments import spec as specs
+    if specs.is_search(path):
+        from experiments.fairest import load
+        f = load(path)
+        styles = "; ".join(s.label for s in f.styles)
+        return (f"{f.description} (a search of {f.space} boat allocations at "
+                f"{', '.join(map(str, f.players))} players for {len(f.styles)} styles: "
+                f"{styles}; claim B3; {path.name})")
+    s = specs.load(path)
+    return (f"{s.description} ({len(s.points)} settings x {s.games:,} games; claims "
+            f"{', '.join(s.claims) or 'none'}; {path.name})")
+
+
 @main.command(short_help="Run a shipped study (sweep + report) and print its verdicts.")
 @click.argument("name", required=False)
 @click.option("--list", "list_", is_flag=True, help="Name the shipped studies and stop.")
@@ -67,14 +82,25 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
     studies = specs.shipped()
     if list_:
         for key, path in studies.items():
-            s = specs.load(path)
-            click.echo(f"{key:<12} {s.description} ({len(s.points)} settings x {s.games:,} "
-                       f"games; claims {', '.join(s.claims) or 'none'}; {path.name})")
+            click.echo(f"{key:<12} {_listing(path)}")
         return
     if name is None:
         bad(f"give a study name; shipped: {', '.join(studies)} (survive-sim study --list)")
     if name not in studies:
         bad(f"unknown study {name!r}; shipped: {', '.join(studies)}")
+    if specs.is_search(studies[name]):              # the fairest boats: a search, no sweep
+        for given, option in ((games, "--games"), (until_settled, "--until-settled"),
+                              (max_games, "--max-games"), (scheduler, "--scheduler"),
+                              (workers, "--workers")):
+            if given:
+                bad(f"study {name} is a search of boat allocations (survive-sim fairest): "
+                    f"{option} does not apply; its values are in {studies[name].name} "
+                    f"(or give them to `survive-sim fairest --spec {name}`)", option)
+        if out is not None and os.path.exists(out) and not os.path.isdir(out):
+            bad(f"{out} is a file; --out needs a folder", "--out")
+        from .fairest import play as play_search
+        play_search(name, out, {}, threads, force_new, no_progress, f"study {name}")
+        return
     if max_games is not None and not until_settled:
         bad("--max-games needs --until-settled", "--max-games")
     try:

@@ -1,0 +1,116 @@
+"""A search's folder: its identity, its state documents, its tables, and the lock.
+
+``OUT/_search.json`` names the search (its spec's identity, the engine's source hash, the
+format); ``OUT/state/`` holds one JSON document per race and per confirmation
+(``race-p5-greedy.json``), each written atomically (temporary name, flush, fsync, rename) as
+the search goes; the tables (``fairest.csv``, ``confirmation.csv``, ``conclusions.csv``) are
+written at the end. A folder of another search, or of another engine, is refused (one line
+saying what differs) unless ``force_new`` discards its state; a folder that holds anything else
+is refused too, and nothing of it is touched.
+"""
+from __future__ import annotations
+
+import contextlib
+import shutil
+from pathlib import Path
+
+from ..atomic import write_text
+from ..runs import RunError, engine_hash
+from ..state_files import StateLock, read_json, write_json
+from .spec import FairSpec
+
+FORMAT = "survive-sim-fairest/1"
+MANIFEST = "_search.json"
+STATE = "state"
+TABLES = ("fairest.csv", "confirmation.csv", "conclusions.csv")
+OURS = {MANIFEST, STATE, ".lock", "report", *TABLES}
+
+
+class SearchError(RunError):
+    """A search folder cannot be used: one line, for ``--out``."""
+
+    def __init__(self, message: str, param: str = "--out"):
+        super().__init__(message)
+        self.param = param
+
+
+def identity(spec: FairSpec) -> dict:
+    return {"format": FORMAT, "spec": spec.identity(), "engine": engine_hash()}
+
+
+def _differs(old: dict, new: dict) -> str:
+    if old.get("engine") != new.get("engine"):
+        return "made by another version of the engine"
+    a, b = old.get("spec") or {}, new.get("spec") or {}
+    keys = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    return "other " + ", ".join(keys) if keys else "another search"
+
+
+class SearchFolder:
+    """``with SearchFolder(out, spec, force_new) as f:`` -- the state documents of the search
+    ``spec`` in ``out``, under its lock."""
+
+    def __init__(self, out, spec: FairSpec, force_new: bool = False):
+        self.path = Path(out)
+        self.ident = identity(spec)
+        self.force_new = force_new
+        self._lock = None
+        if self.path.exists() and not self.path.is_dir():
+            raise SearchError(f"{out} is a file; --out needs a folder")
+        if self.path.is_dir():
+            names = {p.name for p in self.path.iterdir()}
+            foreign = sorted(n for n in names - OURS if not n.startswith("."))
+            if foreign:
+                raise SearchError(f"{out} holds files that are not a search's (e.g. "
+                                  f"{foreign[0]}); choose a new or empty --out")
+            old = read_json(self.path / MANIFEST) if MANIFEST in names else None
+            if MANIFEST in names and not isinstance(old, dict):
+                raise SearchError(f"{self.path / MANIFEST} cannot be read; pass --force-new "
+                                  f"to start the search over")
+            if old is not None and old != self.ident and not force_new:
+                raise SearchError(f"{out} holds a search with {_differs(old, self.ident)}; "
+                                  f"run it with its own settings to resume it, or pass "
+                                  f"--force-new to start over")
+
+    def __enter__(self) -> SearchFolder:
+        self.path.mkdir(parents=True, exist_ok=True)
+        self._lock = StateLock(self.path, "--out", error=SearchError).__enter__()
+        old = read_json(self.path / MANIFEST)
+        if old != self.ident:                  # new, or force_new: the old state goes
+            with contextlib.suppress(FileNotFoundError):
+                shutil.rmtree(self.path / STATE)
+            for name in TABLES:
+                with contextlib.suppress(FileNotFoundError):
+                    (self.path / name).unlink()
+            write_json(self.path / MANIFEST, self.ident)
+        (self.path / STATE).mkdir(exist_ok=True)
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        if self._lock is not None:
+            self._lock.__exit__(*exc)
+            self._lock = None
+        return False
+
+    def _state_path(self, kind: str, players: int, key: str) -> Path:
+        return self.path / STATE / f"{kind}-p{players}-{key}.json"
+
+    def state(self, kind: str, players: int, key: str) -> dict | None:
+        doc = read_json(self._state_path(kind, players, key))
+        return doc if isinstance(doc, dict) else None
+
+    def saver(self, kind: str, players: int, key: str):
+        path = self._state_path(kind, players, key)
+        return lambda doc: write_json(path, doc)
+
+    def write_tables(self, tables: dict) -> None:
+        """``name -> DataFrame``, each written atomically as CSV."""
+        for name, frame in tables.items():
+            write_text(self.path / name, frame.to_csv(index=False))
+
+
+def read_identity(out) -> dict | None:
+    """The identity of the search in ``out``, or None."""
+    doc = read_json(Path(out) / MANIFEST)
+    return doc if isinstance(doc, dict) else None
+

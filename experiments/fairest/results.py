@@ -1,0 +1,155 @@
+"""What a search found, as tables: every allocation's measure with its interval and where the
+race left it (``fairest.csv``), the confirmation seat by seat with its verdict
+(``confirmation.csv``), and one conclusion per player count and style, and across the styles
+(``conclusions``). Every number carries its interval and its n (game indices).
+
+The verdict of a confirmed allocation is the balance rule of ``experiments.decisions``: fair
+(``supported``) when every seat's 95% interval -- at ``alpha / k`` for the ``k`` allocations
+confirmed for that player count and style (Bonferroni) -- lies inside ``1/N +- tolerance``;
+unfair (``refuted``) when one seat's interval, corrected again over the seats, lies wholly
+outside; else inconclusive, with the fresh games that would settle it with 80% power. An
+allocation is fair for every style only when it is fair for each (intersection-union: no
+further correction).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pandas as pd
+
+from .. import decisions as D
+from ..inference import ALPHA, FIXED, interval
+from .players import Style
+from .search import CONFIRM_LOOK, Confirmation, Race
+from .space import names_of
+from .spec import FairSpec
+
+FAIR, UNFAIR, OPEN = "fair", "unfair", "inconclusive"
+WORDS = {D.SUPPORTED: FAIR, D.REFUTED: UNFAIR, D.INCONCLUSIVE: OPEN, D.NEGLIGIBLE: OPEN}
+
+
+@dataclass
+class Search:
+    """A finished (or budget-ended) search: the races and confirmations by (players, style)."""
+    spec: FairSpec
+    races: dict[tuple[int, Style], Race]
+    confirmations: dict[tuple[int, Style], Confirmation]
+    games_played: int = 0
+    games_read_back: int = 0
+    seconds: float = 0.0
+
+    # ------------------------------------------------------------------ the search
+    def table(self) -> pd.DataFrame:
+        """``fairest.csv``: one row per player count, style and allocation searched."""
+        rows = []
+        for (players, style), r in self.races.items():
+            look = r.look
+            rank = {c: i + 1 for i, c in enumerate(r.ranked())}
+            for c in r.ranked():
+                t = r.tallies[c]
+                lo, hi = t.interval(ALPHA, look)
+                row = {"players": players, "style": style.label, "allocation": c,
+                       "named": names_of(players, r.boats[c]),
+                       "boats_total": sum(r.boats[c]), "rank": rank[c],
+                       "status": "dropped" if c in r.dropped else "kept",
+                       "dropped_at": r.dropped.get(c, pd.NA), "n": t.n,
+                       "measure": t.measure(), "measure_low": lo, "measure_high": hi,
+                       "chi2": t.chi2(), "ludii": t.ludii()}
+                for p, s in enumerate(t.shares()):
+                    row[f"share_{p + 1}"] = s
+                row.update(_mean_cols("length", t.mean_length(), look))
+                row.update(_mean_cols("rescued", t.rescued_fraction(), look))
+                rows.append(row)
+        return pd.DataFrame(rows)
+
+    # ------------------------------------------------------------------ confirmation
+    def verdict(self, players: int, style: Style, c: str) -> D.Decision:
+        conf = self.confirmations[players, style]
+        t = conf.tallies[c]
+        a = self.spec.alpha / conf.family
+        parts = [(f"seat {p + 1}", t.share(p).shifted(t.fair)) for p in range(t.players)]
+        return D.balance(parts, self.spec.tolerance, a, CONFIRM_LOOK, advice=FIXED)
+
+    def confirm_table(self) -> pd.DataFrame:
+        """``confirmation.csv``: one row per player count, style, allocation and seat, and the
+        allocation's verdict."""
+        rows = []
+        for (players, style), conf in self.confirmations.items():
+            for c, t in conf.tallies.items():
+                dec = self.verdict(players, style, c)
+                for name, effect, lo, hi in dec.parts:
+                    rows.append({"players": players, "style": style.label, "allocation": c,
+                                 "named": names_of(players, conf.boats[c]), "seat": name,
+                                 "share": effect + t.fair, "excess": effect, "low": lo,
+                                 "high": hi, "n": t.n, "level": 1 - self.spec.alpha /
+                                 conf.family, "verdict": WORDS[dec.verdict],
+                                 "games_needed": dec.games_needed
+                                 if dec.verdict == D.INCONCLUSIVE else pd.NA})
+        return pd.DataFrame(rows)
+
+    def confirmed(self, players: int) -> list[str]:
+        """The allocations confirmed for ``players`` (the same for every style)."""
+        for (n, _), conf in self.confirmations.items():
+            if n == players:
+                return list(conf.boats)
+        return []
+
+    def conclusions(self) -> pd.DataFrame:
+        """One row per player count and style, and one per player count across the styles:
+        the allocations confirmed fair, and what the race says."""
+        rows = []
+        for players in self.spec.players:
+            every = None
+            for style in self.spec.styles:
+                r = self.races.get((players, style))
+                if r is None:
+                    continue
+                conf = self.confirmations.get((players, style))
+                verdicts = {c: self.verdict(players, style, c) for c in conf.boats} if conf \
+                    else {}
+                fair = [c for c, d in verdicts.items() if d.verdict == D.SUPPORTED]
+                every = set(fair) if every is None else every & set(fair)
+                best = r.ranked(r.alive)
+                open_ = {c: d.games_needed for c, d in verdicts.items()
+                         if d.verdict == D.INCONCLUSIVE}
+                rows.append({"players": players, "style": style.label,
+                             "fair": " | ".join(fair),
+                             "conclusion": _conclusion(fair, r, self.spec.tolerance, open_),
+                             "kept": len(r.alive), "searched": len(r.boats),
+                             "fairest": best[0] if best else "",
+                             "race_end": r.stop, "rule": r.rule.words()})
+            if every is not None:
+                rows.append({"players": players, "style": "every style",
+                             "fair": " | ".join(sorted(every)),
+                             "conclusion": (f"fair for every style: {', '.join(sorted(every))}"
+                                            if every else "no allocation was confirmed fair "
+                                            "for every style"),
+                             "kept": pd.NA, "searched": pd.NA, "fairest": "",
+                             "race_end": "", "rule": "intersection-union over the styles"})
+        return pd.DataFrame(rows)
+
+
+def _mean_cols(name: str, est, look) -> dict:
+    lo, hi = interval(est, ALPHA, look) if est.n else (math.nan, math.nan)
+    return {name: est.value, f"{name}_low": lo, f"{name}_high": hi}
+
+
+def _conclusion(fair: list[str], r: Race, tol: float, open_: dict) -> str:
+    if fair:
+        return f"confirmed fair within ±{100 * tol:g} pp: {', '.join(fair)}"
+    if r.none_fair(tol):
+        return (f"no allocation of the space is fair within ±{100 * tol:g} pp: every "
+                f"allocation left has a seat shown farther from 1/N")
+    if open_:
+        need = min(v for v in open_.values() if v) if any(open_.values()) else None
+        return ("none confirmed fair yet; inconclusive" +
+                (f": {need:,} fresh games would settle the closest with 80% power"
+                 if need else ""))
+    return "none of the confirmed allocations is fair"
+
+
+def best_of(race: Race, k: int) -> list[str]:
+    """The ``k`` fairest allocations the race kept, by their measure."""
+    return race.ranked(race.alive)[:k]
+

@@ -1,0 +1,203 @@
+"""The search itself: a race over the allocations of one player count and style, then a
+confirmation of the best few on fresh games, each resumable from a state document.
+
+**Race** (``race``). Round ``r`` plays every allocation still in the race on game indices up to
+``spec.sizes()[r]`` (``screen``, doubled each round, up to ``max_games``), chunk by chunk and
+allocation by allocation, every allocation on the same indices. After the round the racing
+rule (``race.RaceRule``) drops every allocation surely less fair than another. The race ends
+when one allocation is left, at ``max_games``, or when the next round would pass ``budget``
+engine games. What is left is the set of allocations the games cannot tell from the fairest.
+
+**Confirmation** (``confirm``). The best few of the race are played again on fresh games (a
+root seed of their own, ``FairSpec.confirm_seed``) and judged once, at that fixed size: each
+seat's win share against ``1/N +- tolerance`` (TOST per seat, intersection-union), Bonferroni
+over the allocations confirmed for one player count and style, so that calling any of them fair
+errs at most ``alpha / 2``. The selection cannot bias it: those games played no part in it.
+
+**Resume.** Both keep their state in a JSON document (the tallies, whole numbers, and what each
+round dropped) that ``save`` writes atomically every second or so and at every round's end.
+Killed at any moment and started again from the saved document, a race replays only the
+chunks not yet counted and ends with the same tallies and decisions as an uninterrupted one:
+the tallies are exact sums, and every decision is a function of the tallies at a round's end.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..inference import FIXED, T_OPT_FACTOR, Look
+from ..watch import watching
+from .race import RaceRule, Tally
+from .space import label
+
+SAVE_EVERY = 1.0              # seconds between state saves inside a round
+
+
+@dataclass
+class Race:
+    """A race's outcome: every allocation's tally, the round it was dropped at (games), the
+    rounds, and why it ended."""
+    boats: dict[str, tuple[int, ...]]
+    tallies: dict[str, Tally]
+    dropped: dict[str, int]
+    rounds: list[dict]
+    rule: RaceRule
+    screen: int
+    stop: str = ""
+    games_played: int = 0            # engine games this call played (not read back)
+
+    @property
+    def alive(self) -> list[str]:
+        return [c for c in self.boats if c not in self.dropped]
+
+    @property
+    def look(self) -> Look:
+        """The anytime-valid look the race's intervals are read at."""
+        return Look(True, T_OPT_FACTOR * self.screen, max(len(self.rounds), 1))
+
+    def ranked(self, within: list[str] | None = None) -> list[str]:
+        """Allocations by their measure, fairest first (ties: more games, then the label)."""
+        keys = within if within is not None else list(self.boats)
+        return sorted(keys, key=lambda c: (self.tallies[c].measure(), -self.tallies[c].n, c))
+
+    def none_fair(self, tolerance: float) -> bool:
+        """Whether the games show that no allocation of the space is within the tolerance:
+        every allocation left has its lower bound (the rule's level) above it. The fairest is
+        among those left unless the rule erred, so every allocation is then unfair."""
+        return all(self.tallies[c].bounds(self.rule.lower_level, self.look)[0] > tolerance
+                   for c in self.alive)
+
+
+def _new_tally(player) -> Tally:
+    return Tally(player.players, player.rotations, player.explorers)
+
+
+def _tallies(doc: dict, boats: dict, player) -> dict[str, Tally]:
+    saved = doc.get("tallies", {})
+    return {c: (Tally.from_doc(saved[c], player.players, player.rotations, player.explorers)
+                if c in saved else _new_tally(player)) for c in boats}
+
+
+class _Saver:
+    """Saves the state at most every ``SAVE_EVERY`` seconds, and when told to."""
+
+    def __init__(self, save: Callable[[dict], None] | None):
+        self.save, self.last = save, time.monotonic()
+
+    def __call__(self, doc: dict, now: bool = False) -> None:
+        if self.save is not None and (now or time.monotonic() - self.last >= SAVE_EVERY):
+            self.save(doc)
+            self.last = time.monotonic()
+
+
+def race(allocations: list[tuple[int, ...]], player, sizes: list[int], *, alpha: float,
+         chunk: int, budget: int | None = None, state: dict | None = None,
+         save: Callable[[dict], None] | None = None, watch=None) -> Race:
+    """Race ``allocations`` with ``player`` (``players.EnginePlayer``) through the rounds of
+    ``sizes`` (game indices per allocation after each round). ``state``: a document an earlier,
+    interrupted call saved (its rounds are not played again); ``save(doc)`` keeps the state;
+    ``watch`` (``experiments.watch``) sees the rounds."""
+    boats = {label(b): tuple(b) for b in allocations}
+    doc = dict(state or {})
+    tallies = _tallies(doc, boats, player)
+    dropped = {c: int(n) for c, n in doc.get("dropped", {}).items()}
+    rounds = list(doc.get("rounds", []))
+    rule = RaceRule(len(boats), player.players, alpha)
+    out = Race(boats, tallies, dropped, rounds, rule, sizes[0], doc.get("stop", ""))
+    saver = _Saver(save)
+    w = watching(watch)
+
+    def keep(now=False):
+        doc.update(tallies={c: t.to_doc() for c, t in tallies.items()}, dropped=dropped,
+                   rounds=rounds, stop=out.stop)
+        saver(doc, now)
+
+    spent = sum(t.n for t in tallies.values()) * player.rotations
+    for r, n in enumerate(sizes):
+        if out.stop:
+            break
+        if r < len(rounds):
+            continue                                  # decided before the interruption
+        alive = out.alive
+        cost = sum(n - tallies[c].n for c in alive) * player.rotations
+        if r and budget is not None and spent + cost > budget:
+            out.stop = (f"budget: round {r + 1} ({n:,} games each) would pass {budget:,} "
+                        f"games")
+            keep(True)
+            break
+        start = min(tallies[c].n for c in alive)
+        w.begin(f"round {r + 1} of at most {len(sizes)}: {len(alive)} allocations x "
+                f"{n:,} games", sum(n - start for _ in alive) * player.rotations,
+                sum(tallies[c].n - start for c in alive) * player.rotations)
+        for first in range(start, n, chunk):
+            count = min(chunk, n - first)
+            for c in alive:
+                t = tallies[c]
+                if t.n != first:                      # counted before an interruption
+                    continue
+                b = player.play(boats[c], first, count)
+                t.add(b.y, b.length, b.rescued)
+                out.games_played += count * player.rotations
+                spent += count * player.rotations
+                w.update(count * player.rotations)
+                keep()
+        look = Look(True, T_OPT_FACTOR * sizes[0], r + 1)
+        drops = rule.drops(tallies, alive, look)
+        for c in drops:
+            dropped[c] = n
+        rounds.append({"round": r + 1, "games": n, "alive": len(alive), "dropped": drops})
+        left = len(alive) - len(drops)
+        if left <= 1:
+            out.stop = "one allocation left"
+        elif n >= sizes[-1]:
+            out.stop = f"the most games per allocation ({n:,})"
+        keep(True)
+    return out
+
+
+@dataclass
+class Confirmation:
+    """The confirmation of one player count and style: each allocation's tally on fresh
+    games."""
+    boats: dict[str, tuple[int, ...]]
+    tallies: dict[str, Tally]
+    games: int
+    games_played: int = 0
+    family: int = field(init=False)
+
+    def __post_init__(self):
+        self.family = len(self.boats)
+
+
+def confirm(allocations: list[tuple[int, ...]], player, games: int, *, chunk: int,
+            state: dict | None = None, save: Callable[[dict], None] | None = None,
+            watch=None) -> Confirmation:
+    """Play ``allocations`` on game indices ``0 .. games - 1`` of ``player`` (a player of the
+    confirmation's own root seed), chunk-major, resumable as ``race``."""
+    boats = {label(b): tuple(b) for b in allocations}
+    doc = dict(state or {})
+    tallies = _tallies(doc, boats, player)
+    out = Confirmation(boats, tallies, games)
+    saver = _Saver(save)
+    w = watching(watch)
+    done = sum(t.n for t in tallies.values())
+    w.begin(f"confirming {len(boats)} allocations x {games:,} fresh games",
+            len(boats) * games * player.rotations, done * player.rotations)
+    for first in range(0, games, chunk):
+        count = min(chunk, games - first)
+        for c, t in tallies.items():
+            if t.n != first:
+                continue
+            b = player.play(boats[c], first, count)
+            t.add(b.y, b.length, b.rescued)
+            out.games_played += count * player.rotations
+            w.update(count * player.rotations)
+            doc["tallies"] = {k: v.to_doc() for k, v in tallies.items()}
+            saver(doc)
+    doc["tallies"] = {k: v.to_doc() for k, v in tallies.items()}
+    saver(doc, True)
+    return out
+
+
+CONFIRM_LOOK = FIXED          # the confirmation is judged once, at its planned size

@@ -1,0 +1,282 @@
+"""The report of a search for the fairest boat allocation (``experiments.fairest``): the
+conclusions first, then per player count a chart of every allocation's measure against the
+allocation, where the race left each one, where the named allocations stand, and the
+confirmation on fresh games, seat by seat; the method last.
+
+Every number shown carries its interval and n (game indices); the verdicts come from the
+confirmation's stated rule (``experiments.fairest.results``), never typed in.
+"""
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+import pandas as pd
+
+from experiments.fairest.results import FAIR, OPEN, UNFAIR, Search
+from experiments.fairest.space import NAMED
+
+from .charts import style
+from .page import Figure, Report, Section, Table, write_report
+
+VERDICT_OF = {FAIR: "supported", UNFAIR: "refuted", OPEN: "inconclusive"}
+KEPT, DROPPED = style.SERIES[0], "#9a9a9a"
+NAMED_COLOURS = {k: style.ALLOCATION_COLOURS[k] for k in NAMED}
+
+
+def _pp(x: float) -> str:
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.2f}"
+
+
+def _iv(v, lo, hi) -> str:
+    return f"{_pp(v)} [{_pp(lo)}, {_pp(hi)}]"
+
+
+# ------------------------------------------------------------------ charts
+@style.chart
+def measure_chart(search: Search, players: int):
+    """Every allocation's largest seat gap |win share - 1/N| with its 95% interval, one panel
+    per style, allocations in order of the gap; kept allocations filled, dropped ones hollow
+    and grey; the named allocations marked; the tolerance dashed. Returns ``(figure, table)``."""
+    table = search.table()
+    table = table[table["players"] == players]
+    styles = list(dict.fromkeys(table["style"]))
+    width = max(8.0, 2.2 + 0.16 * table.groupby("style").size().max())
+    c = style.Chart(width, 2.3 * len(styles))
+    axes = c.body.subplots(len(styles), 1, squeeze=False)[:, 0]
+    tol = search.spec.tolerance
+    handles = {}
+    for ax, name in zip(axes, styles):
+        part = table[table["style"] == name].sort_values(["measure", "allocation"])
+        x = np.arange(len(part))
+        kept = (part["status"] == "kept").to_numpy()
+        e = style.err(part["measure"], part["measure_low"], part["measure_high"]) * 100
+        y = part["measure"].to_numpy() * 100
+        for mask, colour, fill, label in ((kept, KEPT, KEPT, "kept by the race"),
+                                          (~kept, DROPPED, "white", "dropped by the race")):
+            if mask.any():
+                h = ax.errorbar(x[mask], y[mask], yerr=e[:, mask], fmt="o", ms=4.5, lw=1,
+                                color=colour, mfc=fill, mec=colour, capsize=0)
+                handles[label] = h
+        for i, named in enumerate(part["named"].fillna("")):
+            # one allocation may be several named ones (4 players: all 2,2,2,2): nested rings
+            for j, n in enumerate([s.strip() for s in str(named).split(",") if s.strip()]):
+                h = ax.plot(x[i], y[i], marker="D", ms=8 + 4 * j, mfc="none",
+                            mec=NAMED_COLOURS[n], mew=2, ls="none")[0]
+                handles[f"{n} boats"] = h
+        handles[f"tolerance ±{100 * tol:g} pp"] = ax.axhline(100 * tol, ls="--", lw=1,
+                                                             color="#555555")
+        ax.set_xticks(x, part["allocation"], rotation=90, fontsize=7.5,
+                      family="monospace")
+        ax.set_xlim(-0.8, len(part) - 0.2)
+        ax.set_ylim(bottom=0)
+        ax.set_ylabel("largest seat gap (pp)")
+        lo, hi = int(part["n"].min()), int(part["n"].max())
+        ax.set_title(f"{name}: {int(kept.sum())} of {len(part)} kept; n = "
+                     + (f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}")
+                     + " game indices per allocation", loc="left", fontsize=style.LABEL_SIZE)
+    fig = c.finish(
+        f"How fair each boat allocation is, {players} players",
+        f"Points: the largest distance of a seat's win share (ties split) from the fair share "
+        f"1/{players}, in percentage points, for each per-seat boat list (seat 1 first). Bars: "
+        f"its 95% interval (every seat's anytime-valid interval at 5%/{players}, over game "
+        f"indices). Allocations are ordered by the point within each style; n is the game "
+        f"indices an allocation played before the race kept or dropped it (every allocation "
+        f"on the same indices). Dashed line: the tolerance of the confirmation.",
+        handles)
+    return fig, table
+
+
+@style.chart
+def confirmation_chart(search: Search, players: int):
+    """The confirmed allocations on fresh games: each seat's win share minus 1/N with its
+    interval at the confirmation's level, one panel per allocation, seats along x, one colour
+    per style; the tolerance band shaded. Returns ``(figure, table)``."""
+    conf = search.confirm_table()
+    conf = conf[conf["players"] == players]
+    allocs = list(dict.fromkeys(conf["allocation"]))
+    styles = list(dict.fromkeys(conf["style"]))
+    cols = min(3, len(allocs))
+    rows = -(-len(allocs) // cols)
+    c = style.Chart(4.0 * cols + 0.5, 2.6 * rows)
+    axes = c.body.subplots(rows, cols, squeeze=False, sharey=True).ravel()
+    tol = 100 * search.spec.tolerance
+    handles = {}
+    width = 0.8 / max(len(styles), 1)
+    for ax, alloc in zip(axes, allocs):
+        part = conf[conf["allocation"] == alloc]
+        ax.axhspan(-tol, tol, color="#e8f1e8", zorder=0)
+        ax.axhline(0, color="#555555", lw=0.8)
+        for k, name in enumerate(styles):
+            s = part[part["style"] == name]
+            x = np.arange(len(s)) + (k - (len(styles) - 1) / 2) * width
+            h = ax.errorbar(x, s["excess"] * 100, yerr=style.err(s["excess"], s["low"],
+                                                                 s["high"]) * 100,
+                            fmt=style.MARKERS[k % len(style.MARKERS)], ms=4, lw=1,
+                            color=style.SERIES[k % len(style.SERIES)], capsize=0)
+            handles[name] = h
+        seats = len(part["seat"].unique())
+        ax.set_xticks(range(seats), [str(i + 1) for i in range(seats)])
+        ax.set_xlabel("seat")
+        verdicts = {r.style: r.verdict for r in part.itertuples()}
+        fair = sum(v == FAIR for v in verdicts.values())
+        named = part["named"].iloc[0]
+        ax.set_title(f"{alloc}" + (f" ({named})" if named else "") +
+                     f": fair for {fair} of {len(verdicts)}", loc="left",
+                     fontsize=style.TICK_SIZE + 0.5)
+    for ax in axes[len(allocs):]:
+        ax.set_visible(False)
+    for ax in axes[::cols]:
+        ax.set_ylabel("win share − 1/N (pp)")
+    handles[f"tolerance ±{tol:g} pp"] = axes[0].patches[0] if axes[0].patches else None
+    handles = {k: v for k, v in handles.items() if v is not None}
+    n = int(conf["n"].min()) if len(conf) else 0
+    level = conf["level"].iloc[0] if len(conf) else 0.95
+    fig = c.finish(
+        f"The confirmation on fresh games, {players} players",
+        f"Points: each seat's win share (ties split) minus the fair share 1/{players}, on "
+        f"{n:,} fresh game indices per allocation and style (n), none of them played in the "
+        f"race. Bars: {100 * level:.2f}% intervals (the 5% error shared among the "
+        f"{len(allocs)} allocations confirmed: Bonferroni). Shaded: the tolerance. An "
+        f"allocation is fair for a style when every seat's bar lies inside it.", handles,
+        "style")
+    return fig, conf
+
+
+# ------------------------------------------------------------------ the page
+def _kept_table(search: Search, players: int) -> pd.DataFrame:
+    t = search.table()
+    t = t[(t["players"] == players) & (t["status"] == "kept")]
+    return pd.DataFrame({
+        "style": t["style"], "allocation": t["allocation"], "named": t["named"],
+        "largest seat gap, pp [95%]": [_iv(*v) for v in zip(t["measure"], t["measure_low"],
+                                                             t["measure_high"])],
+        "chi-square": t["chi2"].round(1), "Ludii balance": t["ludii"].round(4),
+        "turns per game [95%]": [f"{v:.1f} [{lo:.1f}, {hi:.1f}]" for v, lo, hi in
+                                 zip(t["length"], t["length_low"], t["length_high"])],
+        "rescued, % [95%]": [_iv(*v) for v in zip(t["rescued"], t["rescued_low"],
+                                                  t["rescued_high"])],
+        "n": t["n"]})
+
+
+def _named_table(search: Search, players: int) -> pd.DataFrame:
+    t = search.table()
+    t = t[(t["players"] == players) & (t["named"].fillna("") != "")]
+    return pd.DataFrame({
+        "style": t["style"], "named": t["named"], "allocation": t["allocation"],
+        "rank": t["rank"], "race": [("kept" if s == "kept" else f"dropped at {d:,} games")
+                                    for s, d in zip(t["status"], t["dropped_at"])],
+        "largest seat gap, pp [95%]": [_iv(*v) for v in zip(t["measure"], t["measure_low"],
+                                                             t["measure_high"])],
+        "n": t["n"]})
+
+
+def verdict_tables(search: Search) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The confirmation's verdicts, one row per player count, style and allocation: as the
+    CSV keeps them, and as the page shows them."""
+    conf = search.confirm_table()
+    rows, shown = [], []
+    for (players, style_name, alloc), part in conf.groupby(["players", "style", "allocation"],
+                                                           sort=False):
+        worst = part.loc[part["excess"].abs().idxmax()]
+        verdict = part["verdict"].iloc[0]
+        need = part["games_needed"].iloc[0]
+        rows.append({"claim": "B3", "players": players, "style": style_name,
+                     "allocation": alloc, "named": part["named"].iloc[0],
+                     "verdict": VERDICT_OF[verdict], "fair": verdict,
+                     "effect": worst["excess"], "low": worst["low"], "high": worst["high"],
+                     "n": int(worst["n"]), "games_needed": need})
+        shown.append({"players": players, "style": style_name,
+                      "allocation": alloc + (f" ({part['named'].iloc[0]})"
+                                             if part["named"].iloc[0] else ""),
+                      "verdict": VERDICT_OF[verdict],
+                      "farthest seat, pp [interval]": f"{worst['seat']}: "
+                      + _iv(worst["excess"], worst["low"], worst["high"]),
+                      "n": f"{int(worst['n']):,}",
+                      "fresh games to settle": "" if pd.isna(need) else f"{int(need):,}"})
+    return pd.DataFrame(rows), pd.DataFrame(shown)
+
+
+def verdict_table(search: Search) -> pd.DataFrame:
+    """The B3 verdicts as ``verdicts.csv`` keeps them: one row per player count, style and
+    confirmed allocation, with the farthest seat's excess and interval."""
+    return verdict_tables(search)[0]
+
+
+def build(search: Search) -> Report:
+    spec = search.spec
+    conclusions = search.conclusions()
+    verdicts, shown = verdict_tables(search)
+    sections = [Section("Conclusions", paragraphs=[
+        f"**Fair** means every seat's win share within 1/N ± {100 * spec.tolerance:g} "
+        f"percentage points on fresh games (the confirmation); `supported` below is fair, "
+        f"`refuted` is shown unfair, `inconclusive` is neither yet. An allocation is fair for "
+        f"every style only when it is fair for each."],
+        tables=[Table("conclusions", conclusions[["players", "style", "conclusion", "kept",
+                                                  "searched", "fairest"]],
+                      "One row per player count and style, and across the styles",
+                      max_rows=None)])]
+    for players in spec.players:
+        fig, data = measure_chart(search, players)
+        cfig, cdata = confirmation_chart(search, players)
+        sections.append(Section(f"{players} players", subsections=[
+            Section("Every allocation", figures=[Figure(f"measure-p{players}", fig,
+                                                        "The largest seat gap of every "
+                                                        "allocation, by style", data=data)]),
+            Section("Where the named allocations stand", tables=[
+                Table(f"named-p{players}", _named_table(search, players),
+                      "The rules' boats, flat and reversed: rank among the allocations "
+                      "searched (1 = fairest point), and whether the race kept them",
+                      max_rows=None)]),
+            Section("The allocations the race could not tell from the fairest", paragraphs=[
+                "Each with game length and rescued fraction, so that a fairer allocation's "
+                "cost to the game shows too."], tables=[
+                Table(f"kept-p{players}", _kept_table(search, players),
+                      "Kept by the race, fairest first within each style", max_rows=40)]),
+            Section("Confirmation on fresh games", figures=[
+                Figure(f"confirmation-p{players}", cfig, "Each seat of each confirmed "
+                       "allocation against the fair share, by style", data=cdata)])]))
+    sections.append(Section("Method", paragraphs=_method(search)))
+    return Report(f"The fairest boat allocation: {spec.name}",
+                  subtitle=spec.description or "",
+                  notes=_notes(search), verdicts=verdicts, verdicts_shown=shown,
+                  sections=sections)
+
+
+def _notes(search: Search) -> list[str]:
+    return [f"{r.stop}: race of {players} players, {st.label}"
+            for (players, st), r in search.races.items() if r.stop.startswith("budget")]
+
+
+def _method(search: Search) -> list[str]:
+    spec = search.spec
+    first = next(iter(search.races.values()))
+    sizes = ", ".join(f"{n:,}" for n in spec.sizes())
+    return [
+        f"**Space.** {spec.space} allocations of 0–3 boats per seat with at most 12 in all "
+        f"(RULES.md X1.5)" + ("" if spec.space == "all" else ", no seat fewer than the seat "
+                              "before it") + ", plus the rules', flat and reversed boats.",
+        f"**Race.** Every allocation plays the same game indices (common random numbers), "
+        f"{sizes} per allocation after each round (a style's own cap where it has one). After "
+        f"each round the rule is: {first.rule.words()}.",
+        f"**Confirmation.** The {spec.confirm} fairest of every style that the race kept, and "
+        f"the rules' boats, play {spec.confirm_games:,} fresh game indices (a root seed of "
+        f"their own) in every style. Each is judged once: fair when every seat's interval, "
+        f"at 95% Bonferroni-corrected over the allocations confirmed for the player count and "
+        f"style, lies inside 1/N ± {100 * spec.tolerance:g} pp (TOST per seat, "
+        f"intersection-union); unfair when one seat's interval (corrected again over the "
+        f"seats) lies wholly outside; else inconclusive, with the fresh games that would settle "
+        f"it with 80% power in a new run (never more games added to these).",
+        f"**Measures beside the gap.** Chi-square: Pearson's statistic of the tie-split wins "
+        f"against 1/N each (descriptive: ties and rotations make the games no multinomial "
+        f"sample). Ludii balance: 1 − (largest seat share − smallest).",
+        f"**Games.** {search.games_played:,} games played in this call, "
+        f"{search.games_read_back:,} read back from an earlier one; seed {spec.seed}.",
+    ]
+
+
+def write(search: Search, out: str | os.PathLike) -> os.PathLike:
+    """Write the search's report folder (``index.html``, ``index.md``, figures, tables,
+    ``verdicts.csv``) into ``out``."""
+    return write_report(build(search), out)
