@@ -243,6 +243,24 @@ def load(path: str | Path, **overrides) -> Spec:
     return build(data, source=str(path), text=text)
 
 
+def head(data: dict, bad, keys: tuple[str, ...], default_name: str) -> tuple[str, str, int]:
+    """The top of a study file, checked: only ``keys``, and its ``name``, ``description`` and
+    ``seed`` (``bad(key, problem)`` raises the one-line error)."""
+    for key in data:
+        if key not in keys:
+            bad(key, f"unknown key; accepted: {', '.join(keys)}")
+    name = data.get("name", default_name)
+    if not isinstance(name, str) or not name.strip():
+        bad("name", "must be a non-empty string")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        bad("description", "must be a string")
+    seed = data.get("seed", 0)
+    if not _is_int(seed) or not 0 <= seed <= MAX_INDEX:
+        bad("seed", f"must be a whole number 0 to 2**63-1, got {seed!r}")
+    return name.strip(), description, seed
+
+
 def build(data: dict, source: str = "command line", text: str = "") -> Spec:
     """Validate a spec given as a dict (a parsed TOML file, or the command line's grid)."""
     def bad(key: str, problem: str):
@@ -252,18 +270,8 @@ def build(data: dict, source: str = "command line", text: str = "") -> Spec:
         raise SpecError(f"{source}: a search of boat allocations (kind = \"fairest\"), not a "
                         f"sweep: run it with `survive-sim study NAME` or `survive-sim fairest "
                         f"--spec FILE`")
-    for key in data:
-        if key not in TOP_KEYS:
-            bad(key, f"unknown key; accepted: {', '.join(TOP_KEYS)}")
-    name = data.get("name", Path(source).stem if source != "command line" else "sweep")
-    if not isinstance(name, str) or not name.strip():
-        bad("name", "must be a non-empty string")
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        bad("description", "must be a string")
-    seed = data.get("seed", 0)
-    if not _is_int(seed) or not 0 <= seed <= MAX_INDEX:
-        bad("seed", f"must be a whole number 0 to 2**63-1, got {seed!r}")
+    name, description, seed = head(data, bad, TOP_KEYS, Path(source).stem
+                                   if source != "command line" else "sweep")
     if "games" not in data:
         bad("games", "missing: give the number of games per setting")
     games, chunk = data["games"], data.get("chunk", DEFAULT_CHUNK)
@@ -296,7 +304,7 @@ def build(data: dict, source: str = "command line", text: str = "") -> Spec:
     problem = check_claims(claims)
     if problem:
         bad("claims", problem)
-    return Spec(name=name.strip(), seed=seed, games=games, chunk=chunk, points=tuple(points),
+    return Spec(name=name, seed=seed, games=games, chunk=chunk, points=tuple(points),
                 grid=values, skipped=tuple(skipped), description=description, source=source,
                 claims=claims, plugins=plugins)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from play.settings import SettingsError, canonical_strategy
 
-from ..spec import MAX_INDEX, SpecError, _line_of, find, shipped
+from ..spec import MAX_INDEX, SpecError, _is_int, _line_of, find, head, shipped
 from .players import Style
 from .space import SPACES, candidates
 
@@ -81,10 +81,6 @@ class FairSpec:
         return candidates(players, self.space)
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 STYLE_WORDS = ("each style is a strategy name (self-play), {strategy = NAME} or {rotate = "
                "[NAMES]} (a mixed table in every rotation), the last two optionally with "
                "max_games = N (that style's own cap)")
@@ -123,20 +119,9 @@ def build(data: dict, source: str = "command line", text: str = "") -> FairSpec:
         raise SpecError(f"{source}: a sweep (it has a grid), not a search of boat allocations "
                         f"(whose file says kind = \"fairest\"): run it with `survive-sim "
                         f"sweep` or `survive-sim study`")
-    for key in data:
-        if key not in TOP_KEYS:
-            bad(key, f"unknown key; accepted: {', '.join(TOP_KEYS)}")
+    name, description, seed = head(data, bad, TOP_KEYS, "fairest")
     if data.get("kind", KIND) != KIND:
         bad("kind", f"must be {KIND!r} for a search of boat allocations")
-    name = data.get("name", "fairest")
-    if not isinstance(name, str) or not name.strip():
-        bad("name", "must be a non-empty string")
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        bad("description", "must be a string")
-    seed = data.get("seed", 0)
-    if not _is_int(seed) or not 0 <= seed <= MAX_INDEX:
-        bad("seed", f"must be a whole number 0 to 2**63-1, got {seed!r}")
     table = data.get("fairest", {})
     if not isinstance(table, dict):
         bad("fairest", "must be a table of the search's settings")
@@ -189,7 +174,7 @@ def build(data: dict, source: str = "command line", text: str = "") -> FairSpec:
     if not (isinstance(ch, (list, tuple)) and all(_is_int(c) and 1 <= c <= 5 for c in ch)):
         bad("fairest.challenges", f"must be a list of challenges 1-5 (6 fixes the boats: "
                                   f"X6.1), got {ch!r}")
-    spec = FairSpec(name=name.strip(), description=description, seed=seed,
+    spec = FairSpec(name=name, description=description, seed=seed,
                     players=tuple(players), styles=styles, space=v["space"],
                     tolerance=float(v["tolerance"]), alpha=float(v["alpha"]),
                     screen=v["screen"], max_games=v["max_games"], budget=v["budget"],
