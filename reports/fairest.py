@@ -185,6 +185,7 @@ def verdict_tables(search: Search) -> tuple[pd.DataFrame, pd.DataFrame]:
         rows.append({"claim": "B3", "players": players, "style": style_name,
                      "allocation": alloc, "named": part["named"].iloc[0],
                      "verdict": VERDICT_OF[verdict], "fair": verdict,
+                     "fair_within": worst["fair_within"],
                      "effect": worst["excess"], "low": worst["low"], "high": worst["high"],
                      "n": int(worst["n"]), "games_needed": need})
         shown.append({"players": players, "style": style_name,
@@ -193,6 +194,7 @@ def verdict_tables(search: Search) -> tuple[pd.DataFrame, pd.DataFrame]:
                       "verdict": VERDICT_OF[verdict],
                       "farthest seat, pp [interval]": f"{worst['seat']}: "
                       + _iv(worst["excess"], worst["low"], worst["high"]),
+                      "fair within, pp": _pp(worst["fair_within"]),
                       "n": f"{int(worst['n']):,}",
                       "fresh games to settle": "" if pd.isna(need) else f"{int(need):,}"})
     return pd.DataFrame(rows), pd.DataFrame(shown)
@@ -212,9 +214,12 @@ def build(search: Search) -> Report:
         f"**Fair** means every seat's win share within 1/N ± {100 * spec.tolerance:g} "
         f"percentage points on fresh games (the confirmation); `supported` below is fair, "
         f"`refuted` is shown unfair, `inconclusive` is neither yet. An allocation is fair for "
-        f"every style only when it is fair for each."],
+        f"every style only when it is fair for each. **Fair within** is the smallest tolerance "
+        f"at which the confirmation would call it fair: the farthest any seat's interval "
+        f"reaches from 1/N."],
         tables=[Table("conclusions", conclusions[["players", "style", "conclusion", "kept",
-                                                  "searched", "fairest"]],
+                                                  "searched", "fairest"]].rename(columns={
+                          "kept": "kept by the race", "fairest": "fairest point"}),
                       "One row per player count and style, and across the styles",
                       max_rows=None)])]
     for players in spec.players:

@@ -78,12 +78,14 @@ class Search:
         for (players, style), conf in self.confirmations.items():
             for c, t in conf.tallies.items():
                 dec = self.verdict(players, style, c)
+                within = fair_within(dec)
                 for name, effect, lo, hi in dec.parts:
                     rows.append({"players": players, "style": style.label, "allocation": c,
                                  "named": names_of(players, conf.boats[c]), "seat": name,
                                  "share": effect + t.fair, "excess": effect, "low": lo,
                                  "high": hi, "n": t.n, "level": 1 - self.spec.alpha /
                                  conf.family, "verdict": WORDS[dec.verdict],
+                                 "fair_within": within,
                                  "games_needed": dec.games_needed
                                  if dec.verdict == D.INCONCLUSIVE else pd.NA})
         return pd.DataFrame(rows)
@@ -100,7 +102,7 @@ class Search:
         the allocations confirmed fair, and what the race says."""
         rows = []
         for players in self.spec.players:
-            every = None
+            every, worst = None, {}
             for style in self.spec.styles:
                 r = self.races.get((players, style))
                 if r is None:
@@ -113,18 +115,28 @@ class Search:
                 best = r.ranked(r.alive)
                 open_ = {c: d.games_needed for c, d in verdicts.items()
                          if d.verdict == D.INCONCLUSIVE}
+                within = {c: fair_within(d) for c, d in verdicts.items()}
+                for c, w in within.items():
+                    worst[c] = max(worst.get(c, 0.0), w)
+                close = min(within, key=lambda c: (within[c], c)) if within else ""
                 rows.append({"players": players, "style": style.label,
                              "fair": " | ".join(fair),
-                             "conclusion": _conclusion(fair, r, self.spec.tolerance, open_),
+                             "conclusion": _conclusion(fair, r, self.spec.tolerance, open_,
+                                                       close, within.get(close)),
+                             "closest": close, "fair_within": within.get(close, math.nan),
                              "kept": len(r.alive), "searched": len(r.boats),
                              "fairest": best[0] if best else "",
                              "race_end": r.stop, "rule": r.rule.words()})
             if every is not None:
+                close = min(worst, key=lambda c: (worst[c], c)) if worst else ""
+                text = (f"fair for every style: {', '.join(sorted(every))}" if every else
+                        "no allocation was confirmed fair for every style")
+                if close:
+                    text += (f"; closest for every style: {close}, every seat within "
+                             f"±{100 * worst[close]:.2f} pp of 1/N in each")
                 rows.append({"players": players, "style": "every style",
-                             "fair": " | ".join(sorted(every)),
-                             "conclusion": (f"fair for every style: {', '.join(sorted(every))}"
-                                            if every else "no allocation was confirmed fair "
-                                            "for every style"),
+                             "fair": " | ".join(sorted(every)), "conclusion": text,
+                             "closest": close, "fair_within": worst.get(close, math.nan),
                              "kept": pd.NA, "searched": pd.NA, "fairest": "",
                              "race_end": "", "rule": "intersection-union over the styles"})
         return pd.DataFrame(rows)
@@ -135,18 +147,27 @@ def _mean_cols(name: str, est, look) -> dict:
     return {name: est.value, f"{name}_low": lo, f"{name}_high": hi}
 
 
-def _conclusion(fair: list[str], r: Race, tol: float, open_: dict) -> str:
+def fair_within(d: D.Decision) -> float:
+    """The smallest tolerance at which the confirmation calls the allocation fair: the
+    largest distance from 0 of any seat's interval (at the confirmation's level)."""
+    return max(max(abs(lo), abs(hi)) for _, _, lo, hi in d.parts)
+
+
+def _conclusion(fair: list[str], r: Race, tol: float, open_: dict, close: str = "",
+                within: float | None = None) -> str:
+    closest = (f"; closest: {close}, every seat within ±{100 * within:.2f} pp of 1/N"
+               if close and within is not None else "")
     if fair:
-        return f"confirmed fair within ±{100 * tol:g} pp: {', '.join(fair)}"
+        return f"confirmed fair within ±{100 * tol:g} pp: {', '.join(fair)}{closest}"
     if r.none_fair(tol):
         return (f"no allocation of the space is fair within ±{100 * tol:g} pp: every "
-                f"allocation left has a seat shown farther from 1/N")
+                f"allocation left has a seat shown farther from 1/N{closest}")
     if open_:
         need = min(v for v in open_.values() if v) if any(open_.values()) else None
         return ("none confirmed fair yet; inconclusive" +
                 (f": {need:,} fresh games would settle the closest with 80% power"
-                 if need else ""))
-    return "none of the confirmed allocations is fair"
+                 if need else "") + closest)
+    return "none of the confirmed allocations is fair" + closest
 
 
 def best_of(race: Race, k: int) -> list[str]:
