@@ -232,8 +232,9 @@ def test_a_claim_the_run_cannot_judge_says_so(real):
 
 
 def test_study_files_name_known_claims_with_valid_parameters():
-    for name in spec.studies():
-        assert spec.load(name).claims
+    for name, path in spec.shipped().items():
+        if not spec.is_search(path):            # a search (fair-boats) judges B3 itself
+            assert spec.load(path).claims
     with pytest.raises(spec.SpecError, match="unknown claim"):
         spec.build({"games": 1, "grid": {"players": [4]}, "claims": {"Z9": {}}})
     with pytest.raises(spec.SpecError, match="tolerance"):
