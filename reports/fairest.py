@@ -200,6 +200,16 @@ def verdict_tables(search: Search) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.DataFrame(rows), pd.DataFrame(shown)
 
 
+def _conclusions_shown(c: pd.DataFrame) -> pd.DataFrame:
+    point = [("" if not f else f"{f}: {_iv(m, lo, hi)} (n = {int(n):,})")
+             for f, m, lo, hi, n in zip(c["fairest"], c["fairest_measure"], c["fairest_low"],
+                                        c["fairest_high"], c["fairest_n"])]
+    return pd.DataFrame({"players": c["players"], "style": c["style"],
+                         "conclusion": c["conclusion"], "kept by the race": c["kept"],
+                         "searched": c["searched"],
+                         "fairest point: largest seat gap, pp [95%]": point})
+
+
 def verdict_table(search: Search) -> pd.DataFrame:
     """The B3 verdicts as ``verdicts.csv`` keeps them: one row per player count, style and
     confirmed allocation, with the farthest seat's excess and interval."""
@@ -217,9 +227,7 @@ def build(search: Search) -> Report:
         f"every style only when it is fair for each. **Fair within** is the smallest tolerance "
         f"at which the confirmation would call it fair: the farthest any seat's interval "
         f"reaches from 1/N."],
-        tables=[Table("conclusions", conclusions[["players", "style", "conclusion", "kept",
-                                                  "searched", "fairest"]].rename(columns={
-                          "kept": "kept by the race", "fairest": "fairest point"}),
+        tables=[Table("conclusions", _conclusions_shown(conclusions),
                       "One row per player count and style, and across the styles",
                       max_rows=None)])]
     for players in spec.players:

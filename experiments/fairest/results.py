@@ -119,6 +119,8 @@ class Search:
                 for c, w in within.items():
                     worst[c] = max(worst.get(c, 0.0), w)
                 close = min(within, key=lambda c: (within[c], c)) if within else ""
+                top = r.tallies[best[0]] if best else None
+                lo, hi = top.interval(ALPHA, r.look) if top else (math.nan, math.nan)
                 rows.append({"players": players, "style": style.label,
                              "fair": " | ".join(fair),
                              "conclusion": _conclusion(fair, r, self.spec.tolerance, open_,
@@ -126,6 +128,9 @@ class Search:
                              "closest": close, "fair_within": within.get(close, math.nan),
                              "kept": len(r.alive), "searched": len(r.boats),
                              "fairest": best[0] if best else "",
+                             "fairest_measure": top.measure() if top else math.nan,
+                             "fairest_low": lo, "fairest_high": hi,
+                             "fairest_n": top.n if top else 0,
                              "race_end": r.stop, "rule": r.rule.words()})
             if every is not None:
                 close = min(worst, key=lambda c: (worst[c], c)) if worst else ""
@@ -138,6 +143,8 @@ class Search:
                              "fair": " | ".join(sorted(every)), "conclusion": text,
                              "closest": close, "fair_within": worst.get(close, math.nan),
                              "kept": pd.NA, "searched": pd.NA, "fairest": "",
+                             "fairest_measure": math.nan, "fairest_low": math.nan,
+                             "fairest_high": math.nan, "fairest_n": pd.NA,
                              "race_end": "", "rule": "intersection-union over the styles"})
         return pd.DataFrame(rows)
 

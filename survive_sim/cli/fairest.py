@@ -61,8 +61,10 @@ def conclusions_text(frame) -> str:
     lines = ["conclusions (fair: every seat within 1/N ± tolerance on fresh games):"]
     for r in frame.itertuples():
         lines.append(f"  {r.players} players, {r.style}: {r.conclusion}"
-                     + (f" (race kept {r.kept} of {r.searched}; fairest point {r.fairest})"
-                        if r.fairest else ""))
+                     + (f" (the race kept {r.kept} of {r.searched}; its fairest point "
+                        f"{r.fairest}: largest seat gap {100 * r.fairest_measure:.2f} pp "
+                        f"[{100 * r.fairest_low:.2f}, {100 * r.fairest_high:.2f}], "
+                        f"n = {r.fairest_n:,})" if r.fairest else ""))
     return "\n".join(lines)
 
 
