@@ -27,11 +27,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from . import exhibits
+from . import features as F
 from .games import (
     LOSS_CAUSES,
     SettingData,
     block_columns,
     block_of,
+    cause_columns,
     pool,
     prepare,
     probe_of,
@@ -90,6 +93,7 @@ class Work:
     joints: list[tuple[str, ...]]               # the verdicts' joints (entry labels)
     games: int | None                           # only the first ``games`` of each setting
     charts: bool
+    sets: dict = field(default_factory=dict)    # entry label -> Entry, of the feature sets'
 
 
 def _head(path: str, columns: list[str]) -> dict:
@@ -167,16 +171,23 @@ def plan(run, *, games: int | None = None, pool_rotations: bool = True,
     pairs = [(groups.index(next(g for g in groups if g.probe is a)),
               groups.index(next(g for g in groups if g.probe is b)), f)
              for a, b, f in comparable_pairs([g.probe for g in groups])]
-    catalog, joints, entries = None, [], []
+    catalog, joints, entries, sets, causes = None, [], [], {}, set()
     if claims:
         catalog = Catalog(entries_of([probes[lab] for lab in labels], same))
         catalog.planning = True
         judge(catalog, claims, FIXED)                # a dry run: which moments are wanted
+        exhibits.tables(catalog, claims)             # (and the report's tables of them)
         catalog.planning = False
         joints = list(catalog.wanted)
-        used = {k for key in joints for k in key}
+        used = {k for key in joints if not F.is_set_key(key) for k in key}
         entries = [(e.label, e.parts, e.seating is not None, e.players)
                    for e in catalog.entries if e.label in used]
+        for key in joints:
+            if F.is_set_key(key):
+                for lab in key[1:]:
+                    sets[lab] = catalog.entry(lab)
+                    if key[0] == F.PREFIX + "causes":
+                        causes.update(sets[lab].parts)
     meta = settings_table(pd.DataFrame(shown)) if shown else pd.DataFrame()
     drawn = (set() if not len(meta) or not charts else set(meta.index) if charts is True
              else set(charts(meta)))
@@ -184,8 +195,10 @@ def plan(run, *, games: int | None = None, pool_rotations: bool = True,
     columns = {lab: block_columns(probes[lab]) + (_chart_columns(probes[lab])
                                                   if lab in extra else [])
                for lab in labels}
+    for lab in causes:                               # losses by cause, for the verdicts
+        columns[lab] += [c for c in cause_columns(probes[lab]) if c not in columns[lab]]
     work = Work({lab: files[lab] for lab in labels}, probes, columns, groups, pairs, entries,
-                joints, games, bool(charts))
+                joints, games, bool(charts), sets)
     return work, catalog, meta, account, manifest
 
 
@@ -250,7 +263,11 @@ def _empty(work: Work) -> Partial:
     joints = {}
     players = {lab: p for lab, _, _, p in work.entries}
     for key in work.joints:
-        joints[key] = Comoments(len(joint_names(*[players[k] for k in key])))
+        if F.is_set_key(key):
+            width = len(F.joint_names(key, [work.sets[k] for k in key[1:]]))
+        else:
+            width = len(joint_names(*[players[k] for k in key]))
+        joints[key] = Comoments(width)
     return Partial(-1, groups, pairs, joints)
 
 
@@ -283,9 +300,10 @@ def chunk_sums(work: Work, k: int) -> Partial:
 def _compact(d: SettingData) -> SettingData:
     """A block's arrays in the smallest types that hold them (scores, explorers and turns
     fit in 16 bits), for the time the other settings' blocks are read."""
-    for name in ("score", "rescued", "explorers", "turns"):
+    for name in ("score", "rescued", "explorers", "turns", "value"):
         setattr(d, name, getattr(d, name).astype(np.int16))
     d.step = {r: v.astype(np.int8) for r, v in d.step.items()}
+    d.lost = {c: v.astype(np.int16) for c, v in d.lost.items()}
     return d
 
 
@@ -308,7 +326,18 @@ def _pairs_and_moments(work: Work, out: Partial, blocks: dict[str, SettingData])
             values[lab] = (per_index_pooled([blocks[p] for p in parts], lab) if is_pooled
                            else per_index(blocks[parts[0]]))
     players = {lab: p for lab, _, _, p in work.entries}
+    rows: dict[tuple[str, str], tuple] = {}
     for key, mom in out.joints.items():
+        if F.is_set_key(key):
+            es = [work.sets[k] for k in key[1:]]
+            if not all(p in blocks for e in es for p in e.parts):
+                continue
+            for e in es:
+                if (key[0], e.label) not in rows:
+                    rows[(key[0], e.label)] = F.rows(key[0][len(F.PREFIX):],
+                                                     [blocks[p] for p in e.parts], e)
+            mom.add(F.joint_rows([rows[(key[0], e.label)] for e in es]))
+            continue
         if not all(k in values for k in key):
             continue
         if len(key) == 1:

@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .decisions import BALANCE_RULE, DIRECTION_RULE, THRESHOLD_RULE
+from .decisions import (
+    AT_MOST_RULE,
+    BALANCE_RULE,
+    BOTH_RULE,
+    CHANGES_RULE,
+    DIRECTION_RULE,
+    THRESHOLD_RULE,
+)
 
 
 @dataclass(frozen=True)
@@ -46,12 +53,18 @@ class Claim:
     rule: str                       # the verdict rule in words
     family: str                     # what a correction covers, within one scope
     params: dict = field(default_factory=dict)      # name -> Param
+    unit: str = ""                  # how the effect reads (``UNITS``); "" for the first claims
 
     def defaults(self) -> dict:
         return {k: p.default for k, p in self.params.items()}
 
 
 TOL_SEAT = Param(0.01, 0, 1, "win share per seat, absolute (0.01 = one percentage point)")
+# how an effect is shown: (factor, suffix, signed)
+UNITS = {"pp": (100, " pp", True), "%": (100, "%", False), "explorers": (1, " explorers", True),
+         "turns": (1, " turns", True), "points": (1, " points per turn", True),
+         "rounds": (1, " rounds", True), "seats": (1, " seats", False),
+         "share": (100, "% of the variance", False)}
 
 CLAIMS: dict[str, Claim] = {c.id: c for c in (
     Claim("S1", "D", "Seat order is an advantage: the first players keep the advantage of "
@@ -152,6 +165,175 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in (
           "explorers lost per player and game, squid minus base game",
           DIRECTION_RULE, "none (one comparison per scope)",
           {"losses": Param(0.25, 0, 10, "explorers lost per player and game")}),
+    Claim("B2", "P", "Boats are scarce and decisive: one starting boat more or fewer matters "
+          "(players and reviews).",
+          "Given one seat one boat more or one fewer than the rules' allocation (every seat in "
+          "turn, 0-3 boats each, 12 at most, on the same games), does a boat change that seat's "
+          "own win share by more than the tolerance, averaged over the seats?",
+          "value of one boat: the seat's own win share with a boat more minus with a boat "
+          "fewer, halved, averaged over the seats (pp); +1 and -1 boat and the score per boat "
+          "in the detail",
+          DIRECTION_RULE + "; one paired contrast over game indices of every setting at once "
+          "(the rules' boats, each seat +1 and -1)",
+          "none (one average per scope; the per-seat values in the report are descriptive)",
+          {"tolerance": TOL_SEAT}, "pp"),
+    Claim("B2r", "H", "A starting boat is worth more than one seat of turn order (the 5-6 "
+          "player rules take a boat from the first seats to offset their earlier turns).",
+          "How many seats of turn order is one boat worth: is the value of a boat divided by "
+          "the win share a seat loses per seat later under flat boats above the tolerance?",
+          "exchange rate: value of one boat / (minus the slope of win share over seats under "
+          "flat boats), in seats of turn order",
+          DIRECTION_RULE + "; the interval is Fieller's for the ratio (delta method over "
+          "paired game indices), bounded once flat boats' slope is shown below 0",
+          "none (one comparison per scope)",
+          {"tolerance": Param(1.0, 0, 20, "seats of turn order")}, "seats"),
+    Claim("S2", "D", "Late seats have one turn fewer: the chain's \"fewer turns\" step exists "
+          "because the seats after the volcano's revealer \"had less turns\".",
+          "Under the rules, does the first seat take more turns per game than the last, by "
+          "more than the tolerance (3 to 6 players; 2 players is S4)?",
+          "turns of seat 1 minus turns of the last seat per game; every seat's turns in the "
+          "detail",
+          DIRECTION_RULE, "none (one comparison per scope)",
+          {"tolerance": Param(0.5, 0, 10, "turns per game")}, "turns"),
+    Claim("S2v", "D", "A turn is worth something: the chain gives a tie to whoever had fewer "
+          "turns.",
+          "Within a seat, do the games in which it took one turn more than the table's average "
+          "go with a higher score, by more than the tolerance per turn? (The slope of score on "
+          "turns, each less the game's mean over players; turns are not randomised, so this is "
+          "an association.)",
+          "points per extra turn: the within-seat least-squares slope of score on turns, both "
+          "less the game's mean, averaged over seats; the win share's slope in the detail",
+          DIRECTION_RULE + "; the slope's interval by the delta method over game indices",
+          "none (one average per scope)",
+          {"tolerance": Param(0.5, 0, 30, "points per turn")}, "points"),
+    Claim("S3", "H", "With 2-4 players the first seat wins more than 1/N.",
+          "Under the rules' boats (two each), does seat 1 win more than its fair share 1/N, or "
+          "does win share fall with seat (2 players: player A against B)?",
+          "seat 1's win share minus 1/N (pp); the slope over seats in the detail",
+          "as S1: supported when either criterion shows an advantage larger than the "
+          "tolerance (Bonferroni alpha/2 each); negligible when every seat lies within 1/N ± "
+          "tolerance (TOST) and a criterion shows a real advantage; refuted when every seat "
+          "lies within it without one, or when the order is shown reversed; else inconclusive",
+          "the two criteria: Bonferroni; the seats for the balance part: intersection-union",
+          {"tolerance": TOL_SEAT}, "pp"),
+    Claim("S4", "H", "With 2 players (two colours each, seated A,B,A,B) player A gets more "
+          "turns.",
+          "Does player A take more turns per game than player B (both colours counted), by "
+          "more than the tolerance?",
+          "turns of player A minus player B per game",
+          DIRECTION_RULE, "none (one comparison per scope)",
+          {"tolerance": Param(0.25, 0, 10, "turns per game")}, "turns"),
+    Claim("T3", "P", "House rule: the player with the most explorers rescued wins, their value "
+          "breaking ties.",
+          "On the same games, does that house rule name other winners than the rules (value, "
+          "under the count's own tie-break) in more than the threshold's share of games?",
+          "share of games whose winners differ (%)",
+          THRESHOLD_RULE + "; Wilson interval at the first look", "none (one rate per scope)",
+          {"threshold": Param(0.10, 0, 1, "share of games")}, "%"),
+    Claim("N4", "P", "6 players is more hectic: explorers are dispatched very quickly.",
+          "Against 4 players on the same game indices, is a larger share of each player's "
+          "explorers lost, and are more explorers lost per player and round, each by more than "
+          "its tolerance? (How early they go is not in the per-game table, which records no "
+          "times.)",
+          "share of each player's explorers lost, 6 minus 4 players (pp); explorers lost per "
+          "player and round in the detail",
+          BOTH_RULE, "the two parts: intersection-union for support, Bonferroni against it",
+          {"lost": Param(0.05, 0, 1, "share of explorers lost"),
+           "per_round": Param(0.1, 0, 10, "explorers lost per player and round")}, "pp"),
+    Claim("C1", "H", "Densely Populated (Challenge 1: two explorers on an inland tile) makes "
+          "the game deadlier.",
+          "Against the base game on the same game indices, are more explorers lost per player "
+          "and game, by more than the tolerance? (When the first explorers fall in is not in "
+          "the per-game table.)",
+          "explorers lost per player and game, Challenge 1 minus base game; the value "
+          "fraction's change in the detail",
+          DIRECTION_RULE, "none (one comparison per scope)",
+          {"losses": Param(0.25, 0, 10, "explorers lost per player and game")}, "explorers"),
+    Claim("C2", "H", "Leave No One Behind (Challenge 2: the game ends when no explorer is left) "
+          "makes a longer game in which more is rescued.",
+          "Against the base game on the same game indices, does the game last more rounds, "
+          "and is a larger share of each player's value rescued, each by more than its "
+          "tolerance?",
+          "rounds per game, Challenge 2 minus base game; the value fraction's change and the "
+          "share of turn-capped games in the detail",
+          BOTH_RULE, "the two parts: intersection-union for support, Bonferroni against it",
+          {"rounds": Param(1.0, 0, 100, "rounds per game"),
+           "value": Param(0.05, 0, 1, "value fraction")}, "rounds"),
+    Claim("C3", "H", "Everyone is Equal (Challenge 3: explorers count one each, values "
+          "ignored) changes who wins.",
+          "In games played under Challenge 3, would value scoring name other winners in more "
+          "than the threshold's share of games?",
+          "share of Challenge 3 games whose winners differ from value scoring's (%); the tie "
+          "rate in the detail",
+          THRESHOLD_RULE + "; Wilson interval at the first look", "none (one rate per scope)",
+          {"threshold": Param(0.10, 0, 1, "share of games")}, "%"),
+    Claim("C4", "H", "Atlantis is Gone (Challenge 4: the game ends when the last land tile "
+          "goes) lets players rescue more.",
+          "Against the base game on the same game indices, is a larger share of each player's "
+          "value rescued, by more than the tolerance? (Seat 1's win share under both in the "
+          "detail.)",
+          "value fraction, Challenge 4 minus base game (pp)",
+          DIRECTION_RULE, "none (one comparison per scope)",
+          {"value": Param(0.05, 0, 1, "value fraction")}, "pp"),
+    Claim("E1", "R", "With Dolphins & Dive Dice and the Giant Squid \"the game did not last "
+          "longer\" and scores did not suffer.",
+          "Against the base game on the same game indices, is the game at most the tolerance "
+          "longer, and the value fraction at most its tolerance lower?",
+          "rounds per game, expansions minus base game; the value fraction's change in the "
+          "detail",
+          AT_MOST_RULE, "the two parts: intersection-union for support, Bonferroni against it",
+          {"rounds": Param(1.0, 0, 100, "rounds per game"),
+           "value": Param(0.02, 0, 1, "value fraction")}, "rounds"),
+    Claim("E1d", "R", "Dolphins are \"a powerful ally\".",
+          "With Dolphins & Dive Dice (Challenge 5), are fewer explorers lost to sharks and "
+          "serpents per player and game than without, on the same game indices, by more than "
+          "the tolerance? (The dive dice move every creature too: the expansion is compared "
+          "as played.)",
+          "explorers lost to sharks and serpents per player and game, with minus without",
+          DIRECTION_RULE + " (the claimed side: fewer)", "none (one comparison per scope)",
+          {"losses": Param(0.25, 0, 10, "explorers lost per player and game")}, "explorers"),
+    Claim("K1", "R", "\"A fair amount of planning\": a stronger player wins more (reviews).",
+          "At a table of one stronger strategy and N-1 copies of a weaker one, every seat in "
+          "turn, does the stronger win more than its fair share 1/N by more than the "
+          "tolerance?",
+          "the lone strategy's win share minus 1/N (pp)",
+          DIRECTION_RULE, "none (one comparison per scope)",
+          {"tolerance": Param(0.05, 0, 1, "win share")}, "pp"),
+    Claim("K2", "R", "\"Mostly luck\" (reviews).",
+          "At a mixed table played in every rotation, is more than the threshold's share of "
+          "the variance of a player's score left to luck -- the game's seed (tiles and dice) "
+          "and the rest -- rather than explained by who plays (the strategy) and where (the "
+          "seat)?",
+          "luck's share of the score variance: 1 - (strategy's + seat's shares); every "
+          "component with its interval in the detail",
+          THRESHOLD_RULE + "; the components from per-index moments (model in "
+          "docs/verdicts.md), intervals by the delta method",
+          "none (one share per scope; the components in the detail are descriptive)",
+          {"threshold": Param(0.5, 0, 1, "share of the score variance")}, "share"),
+    Claim("K3", "P", "Placement decides much of the game.",
+          "Does a player who places its explorers and boats as greedy does win more than 1/N "
+          "against players who place at random, all else equal, by more than the tolerance? "
+          "(Two tables: everyone plays the rest at random, or everyone plays it as greedy.)",
+          "the greedy-placing seat's win share minus 1/N (pp); its score against the others' "
+          "in the detail",
+          DIRECTION_RULE, "none (one comparison per scope)",
+          {"tolerance": Param(0.02, 0, 1, "win share")}, "pp"),
+    Claim("L1", "P", "Bash the leader: a player who attacks the leader changes who wins.",
+          "When one seat of a mixed table is the leader-basher (saboteur) instead of another "
+          "strategy, every seat in turn on the same games, does some other strategy's win "
+          "share per seat move by more than the tolerance?",
+          "the largest change of a strategy's win share per seat it holds, with the saboteur "
+          "minus without (pp)",
+          CHANGES_RULE + "; the parts are the strategies at both tables",
+          "the strategies: Bonferroni for support, intersection-union against it",
+          {"tolerance": Param(0.02, 0, 1, "win share per seat")}, "pp"),
+    Claim("L2", "P", "Staying quiet wins: a low-profile style gains when someone bashes the "
+          "leader.",
+          "On the same tables, does careful's (the low-profile rung's) win share per seat rise "
+          "by more than the tolerance when the saboteur joins?",
+          "careful's win share per seat, with the saboteur minus without (pp)",
+          DIRECTION_RULE, "none (one comparison per scope)",
+          {"tolerance": TOL_SEAT}, "pp"),
 )}
 
 

@@ -134,3 +134,99 @@ def threshold(est: Estimate, thr: float, alpha: float = ALPHA, look: Look = FIXE
     verdict = SUPPORTED if lo > thr else REFUTED if hi < thr else INCONCLUSIVE
     need = games_for(est, abs(est.value - thr), alpha, _next(look, est.n))
     return Decision(verdict, est.value, lo, hi, est.n, p_above(est, thr, look), need)
+
+
+# ------------------------------------------------------------------------------ composite rules
+BOTH_RULE = ("both parts by the direction rule: supported when both are supported (95%, "
+             "intersection-union); refuted when either part is refuted, negligible when either "
+             "is negligible (each at Bonferroni alpha/2, 97.5%); else inconclusive")
+AT_MOST_RULE = ("non-inferiority on each part: supported when every part's 95% interval lies "
+                "on the claimed side of its margin (intersection-union); refuted when some "
+                "part's interval, Bonferroni-adjusted over the parts, lies wholly beyond its "
+                "margin; else inconclusive")
+CHANGES_RULE = ("change: supported when some part's interval, Bonferroni-adjusted over the "
+                "parts, lies wholly outside ±tolerance; refuted when every part's 95% interval "
+                "lies inside ±tolerance (TOST, intersection-union) and none is shown away from "
+                "0 (Bonferroni); negligible when every part lies inside ±tolerance but some is "
+                "shown away from 0; else inconclusive")
+
+
+def both(parts: list[tuple[str, Estimate, float, int]], alpha: float = ALPHA,
+         look: Look = FIXED) -> Decision:
+    """Every part by the direction rule (``(name, estimate, tolerance, sign)``): supported
+    when all are supported at ``alpha`` (intersection-union); refuted when some part is
+    refuted, negligible when some part is negligible, each re-judged at ``alpha / k``
+    (Bonferroni); else inconclusive. The row shows the first part."""
+    k = len(parts)
+    at = [direction(e, t, s, alpha, look) for _, e, t, s in parts]
+    adj = [direction(e, t, s, alpha / k, look) for _, e, t, s in parts]
+    if all(d.verdict == SUPPORTED for d in at):
+        verdict = SUPPORTED
+    elif any(d.verdict == REFUTED for d in adj):
+        verdict = REFUTED
+    elif any(d.verdict == NEGLIGIBLE for d in adj):
+        verdict = NEGLIGIBLE
+    else:
+        verdict = INCONCLUSIVE
+    need = max((d.games_needed or 0 for d in at), default=0) or None
+    shown = [(name, d.effect, d.low, d.high) for (name, _, _, _), d in zip(parts, at)]
+    first = at[0]
+    return Decision(verdict, first.effect, first.low, first.high, first.n,
+                    max(d.p_value for d in at), need, shown)
+
+
+def at_most(parts: list[tuple[str, Estimate, float, int]], alpha: float = ALPHA,
+            look: Look = FIXED) -> Decision:
+    """Non-inferiority (``(name, estimate, margin, sign)``: the claim is ``sign * mean <
+    margin``, e.g. "not longer by more than a round" is sign +1, "not lower by more than 2
+    points" sign -1): supported when every part's interval lies on the claimed side
+    (intersection-union); refuted when some part's ``1 - alpha / k`` interval lies wholly
+    beyond its margin; else inconclusive. ``p_value``: the largest part's one-sided p."""
+    k = len(parts)
+    inside, beyond, shown, ps, needs = True, False, [], [], []
+    for name, est, margin, sign in parts:
+        e = est if sign > 0 else est.mirrored()
+        lo, hi = interval(e, alpha, look)
+        blo, _ = interval(e, alpha / k, look)
+        inside &= hi < margin
+        beyond |= blo > margin
+        ps.append(p_below(e, margin, look))
+        low, high = (lo, hi) if sign > 0 else (-hi, -lo)
+        shown.append((name, est.value, low, high))
+        needs.append((e, margin))
+    verdict = SUPPORTED if inside else REFUTED if beyond else INCONCLUSIVE
+    nxt = _next(look, max(e.n for _, e, _, _ in parts))
+    over = [(e, m) for e, m in needs if e.value > m]
+    if over:
+        options = [games_for(e, e.value - m, alpha / k, nxt) for e, m in over]
+    else:
+        each = 1 - (1 - POWER) / k
+        options = [games_for(e, m - e.value, alpha, nxt, each) for e, m in needs]
+        options = [max(options)] if None not in options else []
+    options = [o for o in options if o is not None]
+    _, effect, lo, hi = shown[0]
+    return Decision(verdict, effect, lo, hi, max(e.n for _, e, _, _ in parts), max(ps),
+                    min(options) if options else None, shown)
+
+
+def changes(parts: list[tuple[str, Estimate]], tol: float, alpha: float = ALPHA,
+            look: Look = FIXED) -> Decision:
+    """"Something changes by more than ``tol``" over ``k`` parts: the balance rule read the
+    other way. Supported when balance is refuted (some part's ``1 - alpha / k`` interval
+    wholly outside ``±tol``); refuted when balance is supported (every part inside at
+    ``alpha``) and no part's ``1 - alpha / k`` interval excludes 0; negligible when balance
+    is supported and some part's does; else inconclusive. ``p_value``: the Bonferroni-adjusted
+    p of the part farthest outside."""
+    k = len(parts)
+    bal = balance(parts, tol, alpha, look)
+    real = any(interval(e, alpha / k, look)[0] > 0 or interval(e, alpha / k, look)[1] < 0
+               for _, e in parts)
+    if bal.verdict == REFUTED:
+        verdict = SUPPORTED
+    elif bal.verdict == SUPPORTED:
+        verdict = NEGLIGIBLE if real else REFUTED
+    else:
+        verdict = INCONCLUSIVE
+    p = min(1.0, k * min(min(p_above(e, tol, look), p_below(e, -tol, look)) for _, e in parts))
+    return Decision(verdict, bal.effect, bal.low, bal.high, bal.n, p, bal.games_needed,
+                    bal.parts)

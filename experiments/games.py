@@ -211,6 +211,11 @@ class SettingData:
     step: dict = field(default_factory=dict)     # rule -> int (n,) into STEPS
     owners: dict | None = None
     cache: dict = field(default_factory=dict, repr=False, compare=False)
+    # the value of each player's rescued explorers (the X1.6 chain's third key; under
+    # Challenge 3 ``score`` is their count), and -- when the run's ``lost_<cause>_<seat>``
+    # columns were read -- each player's losses by cause (``LOSS_CAUSES``); empty otherwise
+    value: np.ndarray | None = None
+    lost: dict = field(default_factory=dict)
 
     @property
     def n(self) -> int:
@@ -239,8 +244,10 @@ class SettingData:
         """The games where ``keep`` is True."""
         out = replace(self, games=self.games[keep], score=self.score[keep],
                       rescued=self.rescued[keep], explorers=self.explorers[keep],
-                      turns=self.turns[keep])
+                      turns=self.turns[keep],
+                      value=None if self.value is None else self.value[keep])
         out.win = {k: v[keep] for k, v in self.win.items()}
+        out.lost = {k: v[keep] for k, v in self.lost.items()}
         out.step = {k: v[keep] for k, v in self.step.items()}
         out.cache = {}
         return out
@@ -316,6 +323,7 @@ def setting_groups(df: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
 
 
 def _decide_both(d: SettingData, value: np.ndarray) -> SettingData:
+    d.value = value
     chain_keys = (d.score, d.rescued, value, d.turns)
     for rule in TIEBREAKS:
         d.win[rule], d.step[rule] = decide(*chain_keys, rule=rule, equal=3 in d.challenges)
@@ -340,6 +348,7 @@ def prepare(label: str, g: pd.DataFrame) -> SettingData:
 
     d.score, d.rescued, d.explorers, d.turns = (key(k) for k in ("score", "rescued",
                                                                  "explorers", "turns"))
+    d.lost = losses_by_cause(g, owners, d.seats)
     return _decide_both(d, key("rescued_value"))
 
 
@@ -354,6 +363,20 @@ def block_columns(probe: SettingData) -> list[str]:
                                               "lost") for s in seats]
 
 
+def cause_columns(probe: SettingData) -> list[str]:
+    """The per-game columns of each seat's losses by cause (what ``SettingData.lost`` reads)."""
+    return [f"lost_{c}_{s}" for c in LOSS_CAUSES for s in range(probe.seats)]
+
+
+def losses_by_cause(cols: Mapping, owners: dict, seats: int) -> dict:
+    """``{cause: (games, players)}`` of losses by cause, when every seat's column is there
+    (a run read without them: ``{}``)."""
+    if len(cols) == 0 or not all(f"lost_{c}_{s}" in cols for c in LOSS_CAUSES
+                                 for s in range(seats)):
+        return {}
+    return {c: per_player(cols, f"lost_{c}", owners) for c in LOSS_CAUSES}
+
+
 def block_of(probe: SettingData, cols: Mapping) -> SettingData:
     """One chunk of the setting ``probe`` describes, from its numeric columns (numpy arrays
     or a pandas table: ``block_columns``): the same arrays as ``prepare`` gives for those
@@ -365,6 +388,7 @@ def block_of(probe: SettingData, cols: Mapping) -> SettingData:
     d = replace(probe, games=games, score=per_player(cols, "score", owners), rescued=rescued,
                 explorers=rescued + lost, turns=per_player(cols, "turns", owners))
     d.win, d.step, d.cache = {}, {}, {}
+    d.lost = losses_by_cause(cols, owners, probe.seats)
     return _decide_both(d, per_player(cols, "rescued_value", owners))
 
 
@@ -384,4 +408,8 @@ def pool(parts: list[SettingData], seating: tuple, label: str, stride: int,
     for rule in first.win:
         d.win[rule] = np.concatenate([p.win[rule] for p in parts])
         d.step[rule] = np.concatenate([p.step[rule] for p in parts])
+    if all(p.value is not None for p in parts):
+        d.value = cat("value")
+    if all(p.lost for p in parts):
+        d.lost = {c: np.concatenate([p.lost[c] for p in parts]) for c in first.lost}
     return d

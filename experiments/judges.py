@@ -78,47 +78,51 @@ def _twin(cat: Catalog, entries, e: Entry, **differ) -> Entry | None:
 
 # ------------------------------------------------------------------------------ the judges
 def s1(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
-    out, tol = [], p["tolerance"]
-    for e in _at_own_rule(cat, entries, allocation="flat", players=lambda n: n >= 5):
-        j = cat.one(e)
-        n, own = e.players, e.own
-        fair = 1 / n
-        sl = j.est(f"slope_{own}", -1, 1)
-        first = j.est(f"share_{own}_0", 0, 1).shifted(fair)
-        by_slope = D.direction(sl, tol / (n - 1), -1, alpha / 2, look)
-        by_first = D.direction(first, tol, +1, alpha / 2, look)
-        seats = D.balance([(f"seat {s + 1}", j.est(f"share_{own}_{s}", 0, 1).shifted(fair))
-                           for s in range(n)], tol, alpha, look)
-        rising = D.direction(sl, 0.0, +1, alpha / 2, look)
-        behind = D.direction(first, 0.0, -1, alpha / 2, look)
-        real = D.SETTLED - {D.REFUTED}
-        if D.SUPPORTED in (by_slope.verdict, by_first.verdict):
-            verdict = D.SUPPORTED
-        elif seats.verdict == D.SUPPORTED:
-            verdict = D.NEGLIGIBLE if (by_slope.verdict in real or by_first.verdict in real) \
-                else D.REFUTED
-        elif rising.verdict == D.SUPPORTED and behind.verdict == D.SUPPORTED:
-            verdict = D.REFUTED
-        else:
-            verdict = D.INCONCLUSIVE
-        if first.value > tol or -sl.value > tol / (n - 1):
-            need = min([x for x in (by_first.games_needed, by_slope.games_needed) if x],
-                       default=None)
-        elif all(abs(x[1]) < tol for x in seats.parts):
-            need = seats.games_needed
-        else:
-            need = max(x.games_needed or 0 for x in (rising, behind)) or None
-        p_support = min(1.0, 2 * min(by_slope.p_value, by_first.p_value))
-        worst = max(seats.parts, key=lambda t: abs(t[1]))
-        detail = (f"seat 1 {_pp(first.value)} pp {_iv(by_first.low, by_first.high)} "
-                  f"(97.5%); slope {_pp(sl.value)} pp per seat {_iv(by_slope.low, by_slope.high)}"
-                  f" (97.5%); farthest seat from 1/N: {worst[0]} {_pp(worst[1])} pp "
-                  f"{_iv(worst[2], worst[3])}")
-        dec = D.Decision(verdict, first.value, by_first.low, by_first.high, j.n, p_support,
-                         need, seats.parts)
-        out.append(Found(scope_of(e), detail, dec, "seat 1's excess and the slope over seats "
-                         "(t over game indices, Bonferroni over the two), TOST per seat"))
-    return out
+    return [first_seat(cat, e, p["tolerance"], alpha, look)
+            for e in _at_own_rule(cat, entries, allocation="flat", players=lambda n: n >= 5)]
+
+
+def first_seat(cat, e: Entry, tol: float, alpha=ALPHA, look: Look = FIXED) -> Found:
+    """S1's decision on one setting: seat 1's excess over 1/N and the slope over seats
+    (Bonferroni over the two), TOST per seat for the balance part (S1, and S3 at 2-4)."""
+    j = cat.one(e)
+    n, own = e.players, e.own
+    fair = 1 / n
+    sl = j.est(f"slope_{own}", -1, 1)
+    first = j.est(f"share_{own}_0", 0, 1).shifted(fair)
+    by_slope = D.direction(sl, tol / (n - 1), -1, alpha / 2, look)
+    by_first = D.direction(first, tol, +1, alpha / 2, look)
+    seats = D.balance([(f"seat {s + 1}", j.est(f"share_{own}_{s}", 0, 1).shifted(fair))
+                       for s in range(n)], tol, alpha, look)
+    rising = D.direction(sl, 0.0, +1, alpha / 2, look)
+    behind = D.direction(first, 0.0, -1, alpha / 2, look)
+    real = D.SETTLED - {D.REFUTED}
+    if D.SUPPORTED in (by_slope.verdict, by_first.verdict):
+        verdict = D.SUPPORTED
+    elif seats.verdict == D.SUPPORTED:
+        verdict = D.NEGLIGIBLE if (by_slope.verdict in real or by_first.verdict in real) \
+            else D.REFUTED
+    elif rising.verdict == D.SUPPORTED and behind.verdict == D.SUPPORTED:
+        verdict = D.REFUTED
+    else:
+        verdict = D.INCONCLUSIVE
+    if first.value > tol or -sl.value > tol / (n - 1):
+        need = min([x for x in (by_first.games_needed, by_slope.games_needed) if x],
+                   default=None)
+    elif all(abs(x[1]) < tol for x in seats.parts):
+        need = seats.games_needed
+    else:
+        need = max(x.games_needed or 0 for x in (rising, behind)) or None
+    p_support = min(1.0, 2 * min(by_slope.p_value, by_first.p_value))
+    worst = max(seats.parts, key=lambda t: abs(t[1]))
+    detail = (f"seat 1 {_pp(first.value)} pp {_iv(by_first.low, by_first.high)} "
+              f"(97.5%); slope {_pp(sl.value)} pp per seat {_iv(by_slope.low, by_slope.high)}"
+              f" (97.5%); farthest seat from 1/N: {worst[0]} {_pp(worst[1])} pp "
+              f"{_iv(worst[2], worst[3])}")
+    dec = D.Decision(verdict, first.value, by_first.low, by_first.high, j.n, p_support,
+                     need, seats.parts)
+    return Found(scope_of(e), detail, dec, "seat 1's excess and the slope over seats "
+                 "(t over game indices, Bonferroni over the two), TOST per seat")
 
 
 def s1b(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
@@ -328,3 +332,7 @@ JUDGES = {"S1": s1, "S1b": s1b, "S1c": s1c, "N3": n3, "T1": t1, "T2": t2, "N1": 
           "E2": e2}
 # a claim that brings another with it (S1b's second part is S1c)
 BRINGS = {"S1b": ("S1c",)}
+
+
+# names the judges of the later claims share (experiments.judges_*)
+at_own_rule, twin, pp, iv = _at_own_rule, _twin, _pp, _iv

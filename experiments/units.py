@@ -32,8 +32,10 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from play.settings import RULES_BOATS
 from simulator.scoring import TIEBREAKS
 
+from . import features as F
 from .games import SettingData, explorers_per_colour, pool, prepare_all
 from .inference import Estimate
 from .rotations import ROTATION_STRIDE, pooled_label, rotated_label, rotation_of, rotations
@@ -285,6 +287,7 @@ class Entry:
     strategies: tuple
     parts: tuple = ()
     seating: tuple | None = None
+    boats: tuple | None = None          # boats per seat (named allocations resolved)
 
     @property
     def players(self) -> int:
@@ -327,9 +330,11 @@ class Catalog:
     which every ``one``/``pair`` is recorded in ``wanted`` and answered with placeholders."""
 
     def __init__(self, entries: list[Entry],
-                 values: Callable[[Entry], tuple[np.ndarray, np.ndarray]] | None = None):
+                 values: Callable[[Entry], tuple[np.ndarray, np.ndarray]] | None = None,
+                 data: Callable[[Entry], list[SettingData]] | None = None):
         self.entries = entries
         self.values = values
+        self.data = data                # an in-memory entry's settings (its rotations)
         self.joints: dict[tuple[str, ...], Joint] = {}
         self.planning = False
         self.wanted: list[tuple[str, ...]] = []
@@ -359,13 +364,28 @@ class Catalog:
     def pair(self, a: Entry, b: Entry) -> Joint:
         return self._joint((a.label, b.label))
 
+    def joint(self, entries: list[Entry], kind: str) -> Joint:
+        """The moments of the features of the set ``kind`` (``experiments.features``) of
+        ``entries`` on their common indices: part ``i``'s features are ``i:<name>``."""
+        return self._joint(F.key_of(kind, [e.label for e in entries]))
+
     def _joint(self, key: tuple[str, ...]) -> Joint:
         if key in self.joints:
             return self.joints[key]
         if self.planning:
             if key not in self.wanted:
                 self.wanted.append(key)
+            if F.is_set_key(key):
+                return placeholder([self._by[k] for k in key[1:]], key)
             return placeholder([self._by[k] for k in key])
+        if F.is_set_key(key):
+            if self.data is None:
+                raise Planning(f"no moments for {' and '.join(key)}")
+            kind = key[0][len(F.PREFIX):]
+            values = [F.rows(kind, self.data(self._by[k]), self._by[k]) for k in key[1:]]
+            j = self.joint_of(values, key)
+            self.joints[key] = j
+            return j
         if self.values is None:
             raise Planning(f"no moments for {' and '.join(key)}")
         j = self.joint_of([self._per_index(self._by[k]) for k in key], key)
@@ -381,6 +401,12 @@ class Catalog:
                  mom: Comoments | None = None) -> Joint:
         """A joint of ``key``'s entries from their per-index features (or moments read
         elsewhere, ``mom``)."""
+        if F.is_set_key(key):
+            es = [self._by[k] for k in key[1:]]
+            names = F.joint_names(key, es)
+            if mom is None:
+                mom = Comoments(len(names)).add(F.joint_rows(values))
+            return Joint(names, mom, len(es), tuple(e.own for e in es))
         es = [self._by[k] for k in key]
         ps = [e.players for e in es]
         names = joint_names(*ps)
@@ -394,9 +420,9 @@ class Catalog:
         return self._per_index(e)
 
 
-def placeholder(es: list[Entry]) -> Joint:
+def placeholder(es: list[Entry], key: tuple | None = None) -> Joint:
     """Plausible moments for a dry run (fair shares, some spread, 1,000 indices)."""
-    names = joint_names(*[e.players for e in es])
+    names = F.joint_names(key, es) if key is not None else joint_names(*[e.players for e in es])
     mom = Comoments(len(names))
     mom.n = 1000
     mom.mean = np.full(len(names), 0.2)
@@ -448,11 +474,30 @@ def entries_of(probes: list[SettingData], same: Callable[[list[str]], bool] = la
             done.add(labels[0])
             entries.append(Entry(pooled_label(labels[0], len(labels)), describe(d),
                                  (rotated_label(seating),) * len(seating), tuple(labels),
-                                 seating))
+                                 seating, seat_boats(d)))
         else:
             entries.append(Entry(d.label, describe(d), tuple(d.factors.get("strategies") or ()),
-                                 (d.label,)))
+                                 (d.label,), None, seat_boats(d)))
     return entries
+
+
+def seat_boats(d: SettingData) -> tuple | None:
+    """The boats each seat placed: a custom list as given, a named allocation resolved
+    (``play.settings``' rules; flat two each while the 12 boats last; reversed)."""
+    b = d.factors.get("boats")
+    if isinstance(b, tuple) and len(b) == 2 and b[0] == "custom":
+        return tuple(b[1]) if b[1] is not None else None
+    if isinstance(b, tuple):
+        return b
+    seats = d.seats
+    rules = (2,) * seats if 6 in d.challenges else tuple(RULES_BOATS.get(d.players, ()))
+    if b == "rules":
+        return rules or None
+    if b == "flat":
+        return tuple(min(2, max(0, 12 - 2 * s)) for s in range(seats))
+    if b == "reversed":
+        return tuple(reversed(rules)) or None
+    return None
 
 
 def from_data(data: list[SettingData]) -> Catalog:
@@ -463,7 +508,7 @@ def from_data(data: list[SettingData]) -> Catalog:
         if e.seating is None:
             return per_index(by[e.parts[0]])
         return per_index_pooled([by[lab] for lab in e.parts], e.label)
-    return Catalog(entries_of(data), values)
+    return Catalog(entries_of(data), values, lambda e: [by[lab] for lab in e.parts])
 
 
 def from_frame(df: pd.DataFrame) -> Catalog:

@@ -30,7 +30,8 @@ import experiments.decisions as D
 
 from .claims import CLAIMS
 from .inference import ALPHA, FIXED, Look
-from .judges import BRINGS, JUDGES, Found
+from .judges import Found
+from .judging import BRINGS, JUDGES, PER_STYLE
 from .rotations import rotated_label
 from .units import Catalog, from_frame
 
@@ -127,10 +128,13 @@ def judge(cat: Catalog, claims: dict, look: Look = FIXED, history: dict | None =
     styles = cat.styles()
     across = [s for s in styles if judged_across(s)]
     k = len(across)
-    rows, adjusted = [], {}
+    rows, adjusted, missing = [], {}, {}
     for style, entries in styles.items():
         for cid, params in _claims(claims):
             found = JUDGES[cid](cat, entries, params, ALPHA, look)
+            if not found and cid in PER_STYLE:
+                missing.setdefault(cid, (style, params))
+                continue
             if not found:
                 why = NONE
                 if cid == "N3" and cat.find(entries, players=4):
@@ -142,6 +146,10 @@ def judge(cat: Catalog, claims: dict, look: Look = FIXED, history: dict | None =
                 for f in JUDGES[cid](cat, entries, params, ALPHA / k, look):
                     adjusted[(cid, style, f.scope)] = f.decision.verdict
             rows += [_row(cid, style, f, params, look) for f in found]
+    judged = {r["claim"] for r in rows}
+    for cid, (style, params) in missing.items():
+        if cid not in judged:
+            rows.append(_none_row(cid, style, params, look, NONE))
     history = history or {}
     for r in rows:
         key = (r["claim"], r["play"], r["scope"])
@@ -164,7 +172,8 @@ def judge(cat: Catalog, claims: dict, look: Look = FIXED, history: dict | None =
     summary = {}
     for (cid, scope), g in out[part_of].groupby(["claim", "scope"], sort=False):
         summary[(cid, scope)] = (ladder_summary(list(g["verdict"]), list(g["adjusted"]))
-                                 if k > 1 else "one style of play only")
+                                 if k > 1 and (len(g) > 1 or cid not in PER_STYLE)
+                                 else "one style of play only")
     out["across_ladder"] = [summary.get((c, s), "") for c, s in zip(out["claim"], out["scope"])]
     return out
 

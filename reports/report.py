@@ -24,7 +24,8 @@ import pandas as pd
 
 from experiments import outputs
 from experiments.analysis import analyse
-from experiments.claims import CLAIMS
+from experiments.claims import CLAIMS, UNITS
+from experiments.exhibits import tables as exhibit_tables
 from experiments.looks import judge_run
 from experiments.provenance import commit_text
 from experiments.rotations import pooled_label, rotation_of, rotations
@@ -37,6 +38,7 @@ from play.settings import Settings, SettingsError
 from replays.draw.scene import scene
 from replays.draw.style import SEAT_NAMES
 from replays.viewer.page import board_picture, build_page
+from reports import exhibits as exhibits_
 from reports import headline, page
 from reports import sections as sections_
 from reports.render import render
@@ -66,6 +68,13 @@ def _effect(r) -> str:
     """A verdict row's effect and interval as people read them."""
     if pd.isna(r.effect):
         return "–"
+    unit = CLAIMS[r.claim].unit if r.claim in CLAIMS else ""
+    if unit:                                    # the later claims state their unit
+        k, suffix, signed = UNITS[unit]
+        f = "+.2f" if signed else ".2f"
+        if pd.isna(r.low):
+            return f"{k * r.effect:{f}}{suffix}"
+        return f"{k * r.effect:{f}}{suffix} [{k * r.low:{f}}, {k * r.high:{f}}]"
     if r.claim == "N1":
         return f"{int(r.effect)} of 3 measures"
     if r.claim == "S1c":                        # a share of the spread removed
@@ -389,8 +398,11 @@ def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, 
             f"{CLAIMS[c].question} **Measure:** {CLAIMS[c].measure}. **Test:** {tests[c]}. "
             f"**Rule:** {CLAIMS[c].rule}. **Multiplicity:** {CLAIMS[c].family}."
             for c in dict.fromkeys(v["claim"])]))
+    claims_section, claim_jobs = exhibits_.section(exhibit_tables(result.catalog, claims)
+                                          if v is not None else [])
     jobs = {"seats": sections_.seats(meta), "ties": sections_.ties(meta),
-            "variants": sections_.variants(meta), "details": sections_.details(meta, tidy)}
+            "variants": sections_.variants(meta), "details": sections_.details(meta, tidy),
+            "claims": claim_jobs}
     t1 = time.perf_counter()
     every = [j for part in jobs.values() for j in part]
     w.begin(f"drawing {len(every)} charts", total=len(every), unit="chart")
@@ -399,6 +411,9 @@ def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, 
     figures = {k: [drawn[j.name] for j in part if j.name in drawn] for k, part in jobs.items()}
     _say(log, f"report: {len(drawn)} charts drawn in {time.perf_counter() - t1:.1f} s "
               f"({(time.perf_counter() - t1) / max(len(drawn), 1):.2f} s each)")
+    if claims_section is not None:
+        claims_section.figures = figures["claims"]
+        sections.append(claims_section)
     sections.append(page.Section("Seat balance", [
         "Each seat's share of the wins, a tie split 1/k among its k winners, with its 95% "
         "interval, against the fair share 1/N; then each seat's mean score and the fraction "

@@ -11,12 +11,21 @@ interval), for a report to save as CSV behind the chart. ``save(figure, stem)`` 
   ``tiebreak_transitions`` / ``transition_counts`` (shared winners -> the chain's pick).
 * ``game``: ``game_length``, ``rescued_per_game``, ``losses_by_cause``, ``end_reasons``,
   ``turn_capped`` (per challenge and expansion).
+* ``claims``: the later claims' tables (``experiments.exhibits``): ``boat_value``,
+  ``turns_per_seat``, ``strategy_shares``, ``score_variance``, ``leader_basher``.
 * ``distributions``: ``score_distributions`` (one setting, per seat), ``paired_differences``
   (forest plot of "A vs B" rows).
 * ``data``: ``settings_table``, ``describe_setting``, ``setting_titles``, ``setting_names``,
   ``select``, ``seat_label``.
 * ``style``: the Okabe-Ito palette, fonts, ``save``.
 """
+from reports.charts.claims import (
+                                 boat_value,
+                                 leader_basher,
+                                 score_variance,
+                                 strategy_shares,
+                                 turns_per_seat,
+)
 from reports.charts.data import (
                                  describe_setting,
                                  seat_label,
@@ -40,6 +49,11 @@ from reports.charts.ties import tie_decisions, tiebreak_transitions, transition_
 
 __all__ = [
                                  "OKABE_ITO",
+                                 "boat_value",
+                                 "leader_basher",
+                                 "score_variance",
+                                 "strategy_shares",
+                                 "turns_per_seat",
                                  "caption_of",
                                  "describe_setting",
                                  "end_reasons",
