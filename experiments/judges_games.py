@@ -161,6 +161,16 @@ def c4(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
 
 
 # ------------------------------------------------------------------------------ expansions
+def _side(est, margin: float, alpha, look, k: int) -> str:
+    """Where an estimate lies against a non-inferiority margin (``margin`` > 0: the claim is
+    "below it"; < 0: "above it"), as the rule reads it: within by the ``1 - alpha``
+    interval, beyond by the ``1 - alpha / k`` one."""
+    lo, hi = interval(est, alpha, look)
+    blo, bhi = interval(est, alpha / k, look)
+    inside = hi < margin if margin > 0 else lo > margin
+    beyond = blo > margin if margin > 0 else bhi < margin
+    return "within" if inside else "beyond" if beyond else "not yet shown within"
+
 def e1(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
     out = []
     for e in cat.find(entries, challenges=frozenset({5}), squid=True, squid_only=False):
@@ -173,9 +183,13 @@ def e1(cat, entries, p, alpha=ALPHA, look: Look = FIXED):
         dec = D.at_most([("rounds", rounds, p["rounds"], +1),
                          ("value fraction", value, p["value"], -1)], alpha, look)
         lost = _diff(j, "losses", -10, 10)
+        state = [_side(rounds, p["rounds"], alpha, look, 2),
+                 _side(value, -p["value"], alpha, look, 2)]
         out.append(Found(f"{scope_of(e)} against the base game",
-                         f"value fraction {_said(value, alpha, look)}; explorers lost per "
-                         f"player and game {_said(lost, alpha, look, 1, '')}", dec,
+                         f"rounds {state[0]} their margin (+{p['rounds']:g}); value fraction "
+                         f"{_said(value, alpha, look)}, {state[1]} its margin "
+                         f"(-{100 * p['value']:g} points); explorers lost per player and game "
+                         f"{_said(lost, alpha, look, 1, '')}", dec,
                          "paired differences over game indices, each against its margin "
                          "(non-inferiority)"))
     return out

@@ -179,3 +179,21 @@ def test_the_placement_plug_ins_play_legal_games_differing_only_where_they_shoul
         b = simulate(Settings(players=4, strategies=lineup), seed=3, games=30)
         pd.testing.assert_frame_equal(a, b)
         assert len(a) == 30 and (a["end_reason"] != "none").all()
+
+
+@pytest.mark.parametrize("cid, key, value", [
+    ("B2", "tolerance", 2), ("B2r", "tolerance", -1), ("S2", "tolerance", "half"),
+    ("S2v", "tolerance", 31), ("S4", "tolerance", True), ("T3", "threshold", 1.5),
+    ("N4", "lost", 0), ("N4", "per_round", 11), ("C2", "rounds", -2), ("E1", "value", 1),
+    ("E1d", "losses", 20), ("K2", "threshold", [0.5]), ("L1", "tolerance", 1),
+    ("K1", "margin", 0.1)])
+def test_a_bad_claim_parameter_is_one_line_and_exit_2(tmp_path, cid, key, value):
+    from cli_harness import assert_usage_error, invoke
+    with pytest.raises(spec.SpecError, match=f"claims.{cid}"):
+        spec.build({"games": 1, "grid": {"players": [4]}, "claims": {cid: {key: value}}})
+    v = str(value).lower() if isinstance(value, bool) else repr(value).replace("'", '"')
+    f = tmp_path / "bad.toml"
+    f.write_text(f'games = 10\n[grid]\nplayers = [4]\n[claims.{cid}]\n{key} = {v}\n')
+    r = invoke("sweep", f, "--out", tmp_path / "run")
+    assert_usage_error(r.exit_code, r.stderr, r.stdout, f"claims.{cid}")
+    assert not (tmp_path / "run").exists()

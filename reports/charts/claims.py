@@ -97,6 +97,8 @@ def strategy_shares(run, table: pd.DataFrame):
     y, labels, ticks = 0.0, [], []
     for k, name in enumerate(tables):
         part = t[t["table"] == name]
+        ax.text(0.005, y + 0.6, name.split(", ")[-1], fontsize=8.5, color="#333333",
+                fontweight="bold", transform=ax.get_yaxis_transform(), va="center")
         for _, r in part.iterrows():
             ax.errorbar([100 * r["value"]], [y], xerr=100 * style.err([r["value"]], [r["low"]],
                         [r["high"]]), fmt="o", ms=5, capsize=2, color=style.SERIES[k % 8])
@@ -104,10 +106,9 @@ def strategy_shares(run, table: pd.DataFrame):
             labels.append(f"{r['strategy']} ({r['seats']} seat{'s' if r['seats'] > 1 else ''})")
             ticks.append(y)
             y -= 1
-        ax.text(0.005, y + 0.35, name.split(", ")[-1], fontsize=8.5, color="#333333",
-                transform=ax.get_yaxis_transform())
-        y -= 0.8
+        y -= 0.9
     ax.set_yticks(ticks, labels, fontsize=9)
+    ax.set_ylim(y + 0.4, 1.0)
     ax.set_xlabel("win share per seat held (%), ties split; | the fair share 1/N")
     ax.grid(axis="x")
     fig = c.finish("Each strategy's win share at the mixed tables",

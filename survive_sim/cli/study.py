@@ -81,8 +81,9 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
     from survive_sim.runs import SETTLE_CAP, study_folder
     studies = specs.shipped()
     if list_:
+        width = max(map(len, studies), default=0) + 1
         for key, path in studies.items():
-            click.echo(f"{key:<12} {_listing(path)}")
+            click.echo(f"{key:<{width}} {_listing(path)}")
         return
     if name is None:
         bad(f"give a study name; shipped: {', '.join(studies)} (survive-sim study --list)")
