@@ -147,8 +147,8 @@ AT_MOST_RULE = ("non-inferiority on each part: supported when every part's 95% i
 CHANGES_RULE = ("change: supported when some part's interval, Bonferroni-adjusted over the "
                 "parts, lies wholly outside ±tolerance; refuted when every part's 95% interval "
                 "lies inside ±tolerance (TOST, intersection-union) and none is shown away from "
-                "0 (Bonferroni); negligible when every part lies inside ±tolerance but some is "
-                "shown away from 0; else inconclusive")
+                "0 (Bonferroni over the parts and both sides, alpha/2k); negligible when every "
+                "part lies inside ±tolerance but some is shown away from 0; else inconclusive")
 
 
 def both(parts: list[tuple[str, Estimate, float, int]], alpha: float = ALPHA,
@@ -214,13 +214,16 @@ def changes(parts: list[tuple[str, Estimate]], tol: float, alpha: float = ALPHA,
     """"Something changes by more than ``tol``" over ``k`` parts: the balance rule read the
     other way. Supported when balance is refuted (some part's ``1 - alpha / k`` interval
     wholly outside ``±tol``); refuted when balance is supported (every part inside at
-    ``alpha``) and no part's ``1 - alpha / k`` interval excludes 0; negligible when balance
-    is supported and some part's does; else inconclusive. ``p_value``: the Bonferroni-adjusted
+    ``alpha``) and no part's ``1 - alpha / 2k`` interval excludes 0 (the union over k parts
+    and two sides errs at most ``alpha / 2``); negligible when balance is supported and some
+    part's does; else inconclusive. ``p_value``: the Bonferroni-adjusted
     p of the part farthest outside."""
     k = len(parts)
     bal = balance(parts, tol, alpha, look)
-    real = any(interval(e, alpha / k, look)[0] > 0 or interval(e, alpha / k, look)[1] < 0
-               for _, e in parts)
+    # "some part is real": either side of any of k parts, so each two-sided at alpha / 2k
+    # (the union errs at most alpha / 2, as every other one-sided conclusion)
+    real = any(interval(e, alpha / (2 * k), look)[0] > 0 or
+               interval(e, alpha / (2 * k), look)[1] < 0 for _, e in parts)
     if bal.verdict == REFUTED:
         verdict = SUPPORTED
     elif bal.verdict == SUPPORTED:
