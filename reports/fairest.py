@@ -251,8 +251,10 @@ def build(search: Search) -> Report:
                 Figure(f"confirmation-p{players}", cfig, "Each seat of each confirmed "
                        "allocation against the fair share, by style", data=cdata)])]))
     sections.append(Section("Method", paragraphs=_method(search)))
+    every = conclusions[conclusions["style"] == "every style"]
+    summary = [f"{r.players} players: {r.conclusion}." for r in every.itertuples()]
     return Report(f"The fairest boat allocation: {spec.name}",
-                  subtitle=spec.description or "",
+                  subtitle=spec.description or "", summary=summary,
                   notes=_notes(search), verdicts=verdicts, verdicts_shown=shown,
                   sections=sections)
 

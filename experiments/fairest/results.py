@@ -22,7 +22,7 @@ from .. import decisions as D
 from ..inference import ALPHA, FIXED, interval
 from .players import Style
 from .search import CONFIRM_LOOK, Confirmation, Race
-from .space import names_of
+from .space import label, named, names_of
 from .spec import FairSpec
 
 FAIR, UNFAIR, OPEN = "fair", "unfair", "inconclusive"
@@ -139,6 +139,10 @@ class Search:
                 if close:
                     text += (f"; closest for every style: {close}, every seat within "
                              f"±{100 * worst[close]:.2f} pp of 1/N in each")
+                rules = label(named(players)["rules"])
+                if rules in worst and rules != close:
+                    text += (f"; the rules' boats ({rules}): within ±"
+                             f"{100 * worst[rules]:.2f} pp")
                 rows.append({"players": players, "style": "every style",
                              "fair": " | ".join(sorted(every)), "conclusion": text,
                              "closest": close, "fair_within": worst.get(close, math.nan),
