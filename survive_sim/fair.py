@@ -18,7 +18,8 @@ from reports import fairest as page
 
 # the values ``fairest`` takes besides the spec's name, each a key of a study file's table
 VALUES = ("players", "styles", "space", "tolerance", "alpha", "screen", "max_games", "budget",
-          "confirm", "confirm_games", "chunk", "tiebreak", "challenges", "seed")
+          "confirm", "confirm_games", "chunk", "tiebreak", "challenges", "confirm_all", "settle",
+          "seed")
 
 
 @dataclass

@@ -294,3 +294,106 @@ def test_spec_sizes_and_fresh_confirmation_seed():
     a = FairSpec(seed=1, confirm_games=100).confirm_seed()
     assert a != FairSpec(seed=1, confirm_games=200).confirm_seed() != 1
     assert Style(("greedy", "careful")).label.startswith("mixed")
+
+
+# ------------------------------------------------------------------ settling the confirmation
+def _boundary_truth(players=4, tol=0.02):
+    """One seat exactly at the tolerance: the worst case for calling an allocation fair."""
+    rest = -tol / (players - 1)
+    return {(2, 2, 2, 2): [1 / players + tol] + [1 / players + rest] * (players - 1)}
+
+
+def test_settling_rounds_never_call_the_boundary_fair_beyond_the_rate():
+    """Until settled (anytime-valid rounds, doubling), an allocation with a seat exactly at
+    the tolerance is called fair at most alpha/2 of the time (plus two simulation standard
+    errors): looking after every round keeps the rate."""
+    from experiments.fairest.search import confirm, judged, settles
+    from experiments import decisions as D
+    alpha, tol, reps = 0.2, 0.02, 300
+    truth = _boundary_truth(tol=tol)
+    wrong = 0
+    for seed in range(reps):
+        conf = confirm(list(truth), SyntheticPlayer(truth, seed=5000 + seed),
+                       [200, 400, 800, 1600, 3200], chunk=3200,
+                       settled=settles(tol, alpha))
+        t = conf.tallies["2,2,2,2"]
+        wrong += judged(t, tol, alpha, conf.look(), False).verdict == D.SUPPORTED
+    rate = wrong / reps
+    assert rate <= alpha / 2 + 2 * np.sqrt(alpha / 2 * (1 - alpha / 2) / reps)
+
+
+def test_settled_allocations_stop_and_a_resumed_confirmation_is_equal(monkeypatch):
+    from experiments.fairest.search import confirm, settles
+    monkeypatch.setattr("experiments.fairest.search.SAVE_EVERY", 0.0)
+    truth = {(2, 2, 2, 2): [0.25] * 4, (1, 2, 2, 3): [0.45, 0.2, 0.2, 0.15],
+             (1, 1, 2, 3): [0.262, 0.246, 0.246, 0.246]}
+    sizes = [500, 1000, 2000, 4000, 8000]
+    whole = confirm(list(truth), SyntheticPlayer(truth, seed=3), sizes, chunk=700,
+                    settled=settles(0.02, 0.05))
+    assert whole.settled["1,2,2,3"] == 500                 # plainly unfair: the first round
+    assert whole.tallies["1,2,2,3"].n == 500
+    assert whole.tallies["1,1,2,3"].n > whole.tallies["1,2,2,3"].n
+    saved, calls = {}, [0]
+
+    class Killed(Exception):
+        pass
+
+    def save(doc):
+        import json
+        saved.clear()
+        saved.update(json.loads(json.dumps(doc)))
+        calls[0] += 1
+        if calls[0] == 7:
+            raise Killed
+    with pytest.raises(Killed):
+        confirm(list(truth), SyntheticPlayer(truth, seed=3), sizes, chunk=700,
+                settled=settles(0.02, 0.05), save=save)
+    again = confirm(list(truth), SyntheticPlayer(truth, seed=3), sizes, chunk=700,
+                    settled=settles(0.02, 0.05), state=saved)
+    assert {c: t.to_doc() for c, t in again.tallies.items()} == \
+        {c: t.to_doc() for c, t in whole.tallies.items()}
+    assert again.settled == whole.settled and again.rounds == whole.rounds
+
+
+def test_confirm_all_judges_every_allocation_and_can_show_none_fair(tmp_path, plain_names):
+    """With every allocation unfair, confirm_all confirms each the race has not shown unfair,
+    and the conclusion says that no allocation of the space is fair."""
+    spec = build(_spec(confirm_all=True, settle=40000, confirm_games=5000, max_games=800,
+                       styles=["a"]))
+    cands = candidates(4)
+    truth = truth_table(cands, cands[0], (0.04, 0.08), players=4, seed=11, best_gap=0.035)
+    s = run_search(spec, tmp_path / "o",
+                   make_player=lambda p, st, seed: SyntheticPlayer(truth, seed=seed % 997))
+    c = s.conclusions().iloc[0]
+    assert c["conclusion"].startswith("no allocation of the space is fair")
+    assert c["not_shown_unfair"] == 0
+    assert c["unfair_by_race"] + c["unfair_on_fresh_games"] == len(cands)
+    confirmed = s.confirmed(4)
+    race_unfair = set(s.unfair_by_race(4, spec.styles[0]))
+    assert set(confirmed) - {"2,2,2,2"} == \
+        set(s.races[4, spec.styles[0]].boats) - race_unfair - {"2,2,2,2"}   # + rules always
+
+
+def test_a_changed_confirmation_keeps_the_races(tmp_path, plain_names, monkeypatch):
+    from experiments.fairest.folder import identity, kept_state
+    a = build(_spec(settle=40000))
+    assert kept_state(identity(a), identity(build(_spec(settle=80000)))) == "settle"
+    assert kept_state(identity(a), identity(build(_spec(confirm_games=30000)))) == "races"
+    assert kept_state(identity(a), identity(build(_spec(tolerance=0.03)))) == "none"
+    assert kept_state(identity(a), identity(build(_spec(settle=40000, screen=300)))) == "none"
+    run_search(a, tmp_path / "o", make_player=_Styles())
+    races = {p.name: p.read_text() for p in (tmp_path / "o" / "state").glob("race-*")}
+    calls = []
+    styles = _Styles()
+
+    def counting(players, style, seed):
+        p = styles(players, style, seed)
+        play = p.play
+        p.play = lambda *x: calls.append(x) or play(*x)
+        return p
+    again = run_search(build(_spec(settle=40000, confirm=1)), tmp_path / "o",
+                       make_player=counting)
+    assert {p.name: p.read_text() for p in (tmp_path / "o" / "state").glob("race-*")} == races
+    assert again.games_read_back > 0 and calls                   # the confirmation played
+    assert FairSpec().identity() == build({"fairest": {}}).identity()
+    assert "settle" not in FairSpec().identity() and "confirm_all" not in FairSpec().identity()

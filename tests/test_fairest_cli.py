@@ -87,6 +87,7 @@ def test_plan_plays_nothing(tmp_path):
     (["--tolerance", "0.7"], ["--tolerance"]),
     (["--screen", "40", "--max-games", "20"], ["at least screen"]),
     (["--budget", "3"], ["cannot screen"]),
+    (["--settle", "10", "--confirm-games", "30"], ["at least confirm_games"]),
     (["--spec", "nosuch.toml"], ["nosuch.toml"]),
     (["--spec", "five-six"], ["a sweep", "not a search"]),
 ])

@@ -6,7 +6,11 @@ format); ``OUT/state/`` holds one JSON document per race and per confirmation
 the search goes; the tables (``fairest.csv``, ``confirmation.csv``, ``conclusions.csv``) are
 written at the end. A folder of another search, or of another engine, is refused (one line
 saying what differs) unless ``force_new`` discards its state; a folder that holds anything else
-is refused too, and nothing of it is touched.
+is refused too, and nothing of it is touched. A search that differs only in its confirmation
+(``spec.CONFIRM_KEYS``: which allocations, how many fresh games) keeps the races and plays
+the confirmation again; one whose ``settle`` cap only grew keeps everything, since the settling
+rounds are judged with anytime-valid intervals. Another tolerance is another search: the
+question is asked before the games are seen.
 """
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ from pathlib import Path
 from ..atomic import write_text
 from ..runs import RunError, engine_hash
 from ..state_files import StateLock, read_json, write_json
-from .spec import FairSpec
+from .spec import CONFIRM_KEYS, FairSpec
 
 FORMAT = "survive-sim-fairest/1"
 MANIFEST = "_search.json"
@@ -36,6 +40,26 @@ class SearchError(RunError):
 
 def identity(spec: FairSpec) -> dict:
     return {"format": FORMAT, "spec": spec.identity(), "engine": engine_hash()}
+
+
+def _without(ident: dict, keys) -> dict:
+    return {**ident, "spec": {k: v for k, v in (ident.get("spec") or {}).items()
+                              if k not in keys}}
+
+
+def kept_state(old: dict | None, new: dict) -> str:
+    """What of an old search's state a new one keeps: ``all`` (the same search), ``settle``
+    (all: only the confirmation's cap grew -- anytime-valid rounds may go on), ``races``
+    (only the confirmation differs: its games restart, the races stay) or ``none``."""
+    if old == new:
+        return "all"
+    if not isinstance(old, dict) or _without(old, CONFIRM_KEYS) != _without(new, CONFIRM_KEYS):
+        return "none"
+    a, b = old.get("spec") or {}, new.get("spec") or {}
+    if a.get("settle") and (b.get("settle") or 0) >= a["settle"] and \
+            _without(old, ("settle",)) == _without(new, ("settle",)):
+        return "settle"
+    return "races"
 
 
 def _differs(old: dict, new: dict) -> str:
@@ -67,7 +91,7 @@ class SearchFolder:
             if MANIFEST in names and not isinstance(old, dict):
                 raise SearchError(f"{self.path / MANIFEST} cannot be read; pass --force-new "
                                   f"to start the search over")
-            if old is not None and old != self.ident and not force_new:
+            if old is not None and kept_state(old, self.ident) == "none" and not force_new:
                 raise SearchError(f"{out} holds a search with {_differs(old, self.ident)}; "
                                   f"run it with its own settings to resume it, or pass "
                                   f"--force-new to start over")
@@ -76,9 +100,14 @@ class SearchFolder:
         self.path.mkdir(parents=True, exist_ok=True)
         self._lock = StateLock(self.path, "--out", error=SearchError).__enter__()
         old = read_json(self.path / MANIFEST)
-        if old != self.ident:                  # new, or force_new: the old state goes
-            with contextlib.suppress(FileNotFoundError):
-                shutil.rmtree(self.path / STATE)
+        keep = "none" if self.force_new else kept_state(old, self.ident)
+        if keep != "all":                      # new, force_new, or another confirmation
+            if keep == "none":
+                with contextlib.suppress(FileNotFoundError):
+                    shutil.rmtree(self.path / STATE)
+            elif keep == "races":              # the confirmation's games start over
+                for p in (self.path / STATE).glob("confirm-*.json"):
+                    p.unlink()
             for name in TABLES:
                 with contextlib.suppress(FileNotFoundError):
                     (self.path / name).unlink()

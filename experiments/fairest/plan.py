@@ -4,7 +4,8 @@ A race's cost depends on how fast its allocations are told apart, which only the
 say, so the plan gives a range for each player count and style: **at least** the screening
 round (every allocation ``screen`` games) and the smallest confirmation, **at most** every
 allocation to ``max_games`` (or to the budget) and the largest confirmation (every style's
-``confirm`` best and the rules' allocation, all different). Times come from a short timed
+``confirm`` best and the rules' allocation, all different; with ``confirm_all`` every
+allocation; with ``settle`` each to the cap). Times come from a short timed
 sample of the style's games on this machine (about ``SAMPLE_SECONDS`` each).
 """
 from __future__ import annotations
@@ -38,8 +39,8 @@ def lines(spec: FairSpec, timed: bool = True, threads: int | None = None) -> lis
     out = []
     for players in spec.players:
         k = len(spec.candidates(players))
-        few = min(spec.confirm, k)
-        many = min(len(spec.styles) * spec.confirm + 1, k)
+        few = 1 if spec.confirm_all else min(spec.confirm, k)
+        many = k if spec.confirm_all else min(len(spec.styles) * spec.confirm + 1, k)
         for style in spec.styles:
             rot = len(style.seatings(players))
             race_least = k * spec.screen * rot
@@ -47,9 +48,13 @@ def lines(spec: FairSpec, timed: bool = True, threads: int | None = None) -> lis
             if spec.budget is not None:
                 race_most = min(race_most, max(spec.budget, race_least))
             conf = spec.confirm_games * rot
+            if spec.settle:                 # the least: one round; the most: all to the cap
+                conf_most = many * spec.settle * rot
+            else:
+                conf_most = many * conf
             rate = _rate(spec, players, style, threads) if timed else None
             out.append(Line(players, style.label, k, rot, race_least + few * conf,
-                            race_most + many * conf, rate))
+                            race_most + conf_most, rate))
     return out
 
 

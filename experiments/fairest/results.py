@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .. import decisions as D
-from ..inference import ALPHA, FIXED, interval
+from ..inference import ALPHA, interval
 from .players import Style
-from .search import CONFIRM_LOOK, Confirmation, Race
+from .search import Confirmation, Race, judged
 from .space import label, named, names_of
 from .spec import FairSpec
 
@@ -66,10 +66,14 @@ class Search:
     # ------------------------------------------------------------------ confirmation
     def verdict(self, players: int, style: Style, c: str) -> D.Decision:
         conf = self.confirmations[players, style]
-        t = conf.tallies[c]
-        a = self.spec.alpha / conf.family
-        parts = [(f"seat {p + 1}", t.share(p).shifted(t.fair)) for p in range(t.players)]
-        return D.balance(parts, self.spec.tolerance, a, CONFIRM_LOOK, advice=FIXED)
+        return judged(conf.tallies[c], self.spec.tolerance, self.spec.alpha / conf.family,
+                      conf.look(), not conf.sequential)
+
+    def unfair_by_race(self, players: int, style: Style) -> list[str]:
+        """The allocations the race itself shows farther than the tolerance from 1/N: a seat's
+        anytime-valid interval (at alpha shared among the seats) wholly outside it."""
+        r, tol = self.races[players, style], self.spec.tolerance
+        return [c for c in r.boats if r.tallies[c].interval(self.spec.alpha, r.look)[0] > tol]
 
     def confirm_table(self) -> pd.DataFrame:
         """``confirmation.csv``: one row per player count, style, allocation and seat, and the
@@ -102,7 +106,7 @@ class Search:
         the allocations confirmed fair, and what the race says."""
         rows = []
         for players in self.spec.players:
-            every, worst = None, {}
+            every, worst, styles_of = None, {}, {}
             for style in self.spec.styles:
                 r = self.races.get((players, style))
                 if r is None:
@@ -118,13 +122,21 @@ class Search:
                 within = {c: fair_within(d) for c, d in verdicts.items()}
                 for c, w in within.items():
                     worst[c] = max(worst.get(c, 0.0), w)
+                    styles_of[c] = styles_of.get(c, 0) + 1
                 close = min(within, key=lambda c: (within[c], c)) if within else ""
                 top = r.tallies[best[0]] if best else None
                 lo, hi = top.interval(ALPHA, r.look) if top else (math.nan, math.nan)
+                shown = {"race": set(self.unfair_by_race(players, style)),
+                         "fresh": {c for c, d in verdicts.items() if d.verdict == D.REFUTED}}
+                unknown = [c for c in r.boats if c not in shown["race"] | shown["fresh"]]
                 rows.append({"players": players, "style": style.label,
                              "fair": " | ".join(fair),
-                             "conclusion": _conclusion(fair, r, self.spec.tolerance, open_,
-                                                       close, within.get(close)),
+                             "conclusion": _conclusion(fair, self.spec.tolerance, open_,
+                                                       close, within.get(close), shown,
+                                                       unknown, len(r.boats)),
+                             "unfair_by_race": len(shown["race"]),
+                             "unfair_on_fresh_games": len(shown["fresh"] - shown["race"]),
+                             "not_shown_unfair": len(unknown),
                              "closest": close, "fair_within": within.get(close, math.nan),
                              "kept": len(r.alive), "searched": len(r.boats),
                              "fairest": best[0] if best else "",
@@ -133,6 +145,8 @@ class Search:
                              "fairest_n": top.n if top else 0,
                              "race_end": r.stop, "rule": r.rule.words()})
             if every is not None:
+                n_styles = sum((players, st) in self.races for st in self.spec.styles)
+                worst = {c: w for c, w in worst.items() if styles_of[c] == n_styles}
                 close = min(worst, key=lambda c: (worst[c], c)) if worst else ""
                 text = (f"fair for every style: {', '.join(sorted(every))}" if every else
                         "no allocation was confirmed fair for every style")
@@ -145,6 +159,8 @@ class Search:
                              f"{100 * worst[rules]:.2f} pp")
                 rows.append({"players": players, "style": "every style",
                              "fair": " | ".join(sorted(every)), "conclusion": text,
+                             "unfair_by_race": pd.NA, "unfair_on_fresh_games": pd.NA,
+                             "not_shown_unfair": pd.NA,
                              "closest": close, "fair_within": worst.get(close, math.nan),
                              "kept": pd.NA, "searched": pd.NA, "fairest": "",
                              "fairest_measure": math.nan, "fairest_low": math.nan,
@@ -164,21 +180,30 @@ def fair_within(d: D.Decision) -> float:
     return max(max(abs(lo), abs(hi)) for _, _, lo, hi in d.parts)
 
 
-def _conclusion(fair: list[str], r: Race, tol: float, open_: dict, close: str = "",
-                within: float | None = None) -> str:
+def _conclusion(fair: list[str], tol: float, open_: dict, close: str, within: float | None,
+                shown: dict, unknown: list[str], searched: int) -> str:
+    """The conclusion of one player count and style in words. "No allocation of the space is
+    fair" needs every allocation shown unfair, by the race or on fresh games: an
+    intersection-union statement, wrong only if the one fair allocation there was is wrongly
+    shown unfair, at most alpha."""
     closest = (f"; closest: {close}, every seat within ±{100 * within:.2f} pp of 1/N"
                if close and within is not None else "")
+    tol_text = f"±{100 * tol:g} pp"
     if fair:
-        return f"confirmed fair within ±{100 * tol:g} pp: {', '.join(fair)}{closest}"
-    if r.none_fair(tol):
-        return (f"no allocation of the space is fair within ±{100 * tol:g} pp: every "
-                f"allocation left has a seat shown farther from 1/N{closest}")
+        return f"confirmed fair within {tol_text}: {', '.join(fair)}{closest}"
+    fresh = len(shown["fresh"] - shown["race"])
+    if not unknown:
+        return (f"no allocation of the space is fair within {tol_text}: each of the "
+                f"{searched} has a seat shown farther from 1/N ({len(shown['race'])} by the "
+                f"race, {fresh} on fresh games){closest}")
+    left = (f"; {len(unknown)} of the {searched} allocations not yet shown unfair"
+            + (" (not confirmed)" if not set(unknown) & set(open_) else ""))
     if open_:
         need = min(v for v in open_.values() if v) if any(open_.values()) else None
         return ("none confirmed fair yet; inconclusive" +
                 (f": {need:,} fresh games would settle the closest with 80% power"
-                 if need else "") + closest)
-    return "none of the confirmed allocations is fair" + closest
+                 if need else "") + left + closest)
+    return "none of the confirmed allocations is fair" + left + closest
 
 
 def best_of(race: Race, k: int) -> list[str]:

@@ -1,5 +1,6 @@
 """Run a whole search: for each player count, a race per style, then the confirmation of the
-union of every style's best few (and the rules' allocation) for every style, on fresh games.
+union of every style's best few (and the rules' allocation) for every style, on fresh games --
+or, with ``confirm_all``, of every allocation each style's race has not shown unfair.
 
 Confirming one list for every style is what lets a verdict say "fair for every style": each
 allocation is judged in each style on the same fresh games. Everything is resumable through
@@ -15,7 +16,7 @@ from ..watch import under, watching
 from .folder import SearchFolder
 from .players import EnginePlayer, Style
 from .results import Search, best_of
-from .search import confirm, race
+from .search import confirm, race, settles
 from .space import named
 from .spec import FairSpec
 
@@ -28,15 +29,24 @@ def engine_players(spec: FairSpec, threads: int | None = None) -> Callable:
     return make
 
 
-def confirm_list(spec: FairSpec, players: int, races: dict) -> list[tuple[int, ...]]:
-    """The allocations to confirm for ``players``: every style's ``spec.confirm`` fairest that
-    its race kept, then the rules' allocation, each once, in the order first met."""
+def confirm_list(spec: FairSpec, players: int, races: dict,
+                 style: Style | None = None) -> list[tuple[int, ...]]:
+    """The allocations to confirm for ``players`` in ``style``, then the rules' allocation,
+    each once, in the order first met: every style's ``spec.confirm`` fairest that its race
+    kept (the same list for every style, so that each is judged in each); or, with
+    ``confirm_all``, every allocation ``style``'s race has not shown unfair."""
     out: list[tuple[int, ...]] = []
-    for style in spec.styles:
+    if spec.confirm_all and style is not None:
         r = races[players, style]
-        for c in best_of(r, spec.confirm):
-            if r.boats[c] not in out:
+        for c in r.ranked():
+            if r.tallies[c].interval(spec.alpha, r.look)[0] <= spec.tolerance:
                 out.append(r.boats[c])
+    else:
+        for st in spec.styles:
+            r = races[players, st]
+            for c in best_of(r, spec.confirm):
+                if r.boats[c] not in out:
+                    out.append(r.boats[c])
     rules = named(players)["rules"]
     if rules not in out:
         out.append(rules)
@@ -65,10 +75,11 @@ def run_search(spec: FairSpec, out, *, threads: int | None = None, force_new: bo
                          watch=under(w, f"{players} players, {style.label}"))
                 races[players, style] = r
                 played += r.games_played
-            chosen = confirm_list(spec, players, races)
             for style in spec.styles:
                 player = make(players, style, spec.confirm_seed())
-                c = confirm(chosen, player, spec.confirm_games, chunk=spec.chunk,
+                c = confirm(confirm_list(spec, players, races, style), player,
+                            spec.confirm_sizes(), chunk=spec.chunk,
+                            settled=settles(spec.tolerance, spec.alpha),
                             state=f.state("confirm", players, style.key),
                             save=f.saver("confirm", players, style.key),
                             watch=under(w, f"{players} players, {style.label}"))

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .. import decisions as D
 from ..inference import FIXED, T_OPT_FACTOR, Look
 from ..watch import watching
 from .race import RaceRule, Tally
@@ -60,13 +61,6 @@ class Race:
         """Allocations by their measure, fairest first (ties: more games, then the label)."""
         keys = within if within is not None else list(self.boats)
         return sorted(keys, key=lambda c: (self.tallies[c].measure(), -self.tallies[c].n, c))
-
-    def none_fair(self, tolerance: float) -> bool:
-        """Whether the games show that no allocation of the space is within the tolerance:
-        every allocation left has its lower bound (the rule's level) above it. The fairest is
-        among those left unless the rule erred, so every allocation is then unfair."""
-        return all(self.tallies[c].bounds(self.rule.lower_level, self.look)[0] > tolerance
-                   for c in self.alive)
 
 
 def _new_tally(player) -> Tally:
@@ -159,45 +153,101 @@ def race(allocations: list[tuple[int, ...]], player, sizes: list[int], *, alpha:
 @dataclass
 class Confirmation:
     """The confirmation of one player count and style: each allocation's tally on fresh
-    games."""
+    games, the rounds played (one, or doubling to the ``settle`` cap) and the games at which
+    each allocation was settled (it then played no more)."""
     boats: dict[str, tuple[int, ...]]
     tallies: dict[str, Tally]
-    games: int
+    sizes: list[int]
+    rounds: list[dict] = field(default_factory=list)
+    settled: dict[str, int] = field(default_factory=dict)
     games_played: int = 0
-    family: int = field(init=False)
 
-    def __post_init__(self):
-        self.family = len(self.boats)
+    @property
+    def family(self) -> int:
+        """The allocations confirmed together: the Bonferroni family of the verdicts."""
+        return len(self.boats)
+
+    @property
+    def games(self) -> int:
+        return self.sizes[-1]
+
+    @property
+    def sequential(self) -> bool:
+        """Played in several rounds: every look is read anytime-valid."""
+        return len(self.sizes) > 1
+
+    def look(self, rounds: int | None = None) -> Look:
+        """The look its verdicts are read at (after ``rounds`` rounds; default: all played)."""
+        if not self.sequential:
+            return FIXED
+        return Look(True, T_OPT_FACTOR * self.sizes[0], max(rounds or len(self.rounds), 1))
 
 
-def confirm(allocations: list[tuple[int, ...]], player, games: int, *, chunk: int,
+def confirm(allocations: list[tuple[int, ...]], player, sizes: list[int] | int, *, chunk: int,
+            settled: Callable[[Confirmation, str], bool] | None = None,
             state: dict | None = None, save: Callable[[dict], None] | None = None,
             watch=None) -> Confirmation:
-    """Play ``allocations`` on game indices ``0 .. games - 1`` of ``player`` (a player of the
-    confirmation's own root seed), chunk-major, resumable as ``race``."""
+    """Play ``allocations`` on game indices ``0 .. sizes[r] - 1`` of ``player`` (a player of
+    the confirmation's own root seed) round by round, chunk-major, resumable as ``race``.
+    After each round but the last, ``settled(confirmation, label)`` says which allocations are
+    decided (fair or unfair); they play no more."""
+    sizes = [sizes] if isinstance(sizes, int) else list(sizes)
     boats = {label(b): tuple(b) for b in allocations}
     doc = dict(state or {})
     tallies = _tallies(doc, boats, player)
-    out = Confirmation(boats, tallies, games)
+    out = Confirmation(boats, tallies, sizes, list(doc.get("rounds", [])),
+                       {c: int(n) for c, n in doc.get("settled", {}).items()})
     saver = _Saver(save)
     w = watching(watch)
-    done = sum(t.n for t in tallies.values())
-    w.begin(f"confirming {len(boats)} allocations x {games:,} fresh games",
-            len(boats) * games * player.rotations, done * player.rotations)
-    for first in range(0, games, chunk):
-        count = min(chunk, games - first)
-        for c, t in tallies.items():
-            if t.n != first:
-                continue
-            b = player.play(boats[c], first, count)
-            t.add(b.y, b.length, b.rescued)
-            out.games_played += count * player.rotations
-            w.update(count * player.rotations)
-            doc["tallies"] = {k: v.to_doc() for k, v in tallies.items()}
-            saver(doc)
-    doc["tallies"] = {k: v.to_doc() for k, v in tallies.items()}
-    saver(doc, True)
+
+    def keep(now=False):
+        doc.update(tallies={k: v.to_doc() for k, v in tallies.items()}, rounds=out.rounds,
+                   settled=out.settled)
+        saver(doc, now)
+
+    for r, n in enumerate(sizes):
+        if r < len(out.rounds):
+            continue                                  # decided before the interruption
+        open_ = [c for c in boats if c not in out.settled]
+        if not open_:
+            break
+        start = min(tallies[c].n for c in open_)
+        what = (f"confirming {len(open_)} allocations x {n:,} fresh games"
+                + (f" (round {r + 1} of at most {len(sizes)})" if len(sizes) > 1 else ""))
+        w.begin(what, sum(n - start for _ in open_) * player.rotations,
+                sum(tallies[c].n - start for c in open_) * player.rotations)
+        for first in range(start, n, chunk):
+            count = min(chunk, n - first)
+            for c in open_:
+                t = tallies[c]
+                if t.n != first:
+                    continue
+                b = player.play(boats[c], first, count)
+                t.add(b.y, b.length, b.rescued)
+                out.games_played += count * player.rotations
+                w.update(count * player.rotations)
+                keep()
+        out.rounds.append({"round": r + 1, "games": n, "open": len(open_)})
+        if settled is not None and r + 1 < len(sizes):
+            for c in open_:
+                if settled(out, c):
+                    out.settled[c] = n
+        keep(True)
     return out
 
 
-CONFIRM_LOOK = FIXED          # the confirmation is judged once, at its planned size
+def judged(t: Tally, tolerance: float, alpha: float, look: Look, fresh: bool) -> D.Decision:
+    """The balance rule on a confirmed allocation: every seat's win share within ``1/N +-
+    tolerance`` (``experiments.decisions.balance``). ``fresh``: the advice plans a new,
+    independent confirmation (a one-round one was judged once); else the next round."""
+    parts = [(f"seat {p + 1}", t.share(p).shifted(t.fair)) for p in range(t.players)]
+    return D.balance(parts, tolerance, alpha, look, advice=FIXED if fresh else None)
+
+
+def settles(tolerance: float, alpha: float) -> Callable[[Confirmation, str], bool]:
+    """``confirm``'s ``settled``: an allocation is decided when the balance rule, at ``alpha``
+    shared among the allocations confirmed (Bonferroni), calls it fair or unfair."""
+    def decided(conf: Confirmation, c: str) -> bool:
+        d = judged(conf.tallies[c], tolerance, alpha / conf.family, conf.look(), False)
+        return d.verdict in (D.SUPPORTED, D.REFUTED)
+    return decided

@@ -22,7 +22,13 @@ from .space import SPACES, candidates
 KIND = "fairest"
 TOP_KEYS = ("name", "kind", "description", "seed", "fairest")
 KEYS = ("players", "styles", "space", "tolerance", "alpha", "screen", "max_games", "budget",
-        "confirm", "confirm_games", "chunk", "tiebreak", "challenges")
+        "confirm", "confirm_games", "chunk", "tiebreak", "challenges", "confirm_all", "settle")
+# what only the confirmation reads: a search that differs in these alone keeps its races (not
+# the tolerance: another tolerance is another question, asked before the games are seen)
+CONFIRM_KEYS = ("confirm", "confirm_games", "confirm_all", "settle")
+# keys a search's identity leaves out at their default, so folders made before they existed
+# still resume
+LATER_KEYS = {"confirm_all": False, "settle": None}
 CONFIRM_SALT = 0x5EED_C0F1_4A11         # mixes the confirmation's root seed from the search's
 
 
@@ -32,7 +38,10 @@ class FairSpec:
     games each, doubling per round up to ``max_games``; at most ``budget`` engine games per
     count and style when given), then play the ``confirm`` best of every style, and
     ``rules``, on ``confirm_games`` fresh game indices for every style, each seat judged
-    against 1/N +- ``tolerance``."""
+    against 1/N +- ``tolerance``. ``confirm_all``: confirm instead, in each style, every
+    allocation its race has not shown unfair. ``settle``: play the confirmation in rounds,
+    doubling from ``confirm_games`` up to ``settle`` games, judged with anytime-valid
+    intervals, until every allocation confirmed is fair or unfair."""
     name: str = "fairest"
     description: str = ""
     seed: int = 0
@@ -49,6 +58,8 @@ class FairSpec:
     chunk: int = 1000
     tiebreak: str = ""
     challenges: tuple[int, ...] = ()
+    confirm_all: bool = False
+    settle: int | None = None
     source: str = field(default="command line", compare=False)
 
     def sizes(self, style: Style | None = None) -> list[int]:
@@ -62,10 +73,13 @@ class FairSpec:
         return out + [cap]
 
     def confirm_seed(self) -> int:
-        """The confirmation's root seed: fresh games, a function of the seed and of the number
-        of confirmation games (a larger confirmation is a new, independent run, not a second
-        look at the same games)."""
-        blob = f"{self.seed}:{self.confirm_games}:{CONFIRM_SALT}".encode()
+        """The confirmation's root seed: fresh games, a function of the seed, of the number of
+        confirmation games and of whether it settles in rounds (a larger one-round
+        confirmation, or a settling one after a one-round one, is a new, independent run, not
+        a second look at the same games; a settling one whose cap grows goes on with its own
+        games, read anytime-valid)."""
+        blob = (f"{self.seed}:{self.confirm_games}:{CONFIRM_SALT}"
+                + (":settle" if self.settle else "")).encode()
         return int.from_bytes(hashlib.sha256(blob).digest()[:8], "little") & MAX_INDEX
 
     def identity(self) -> dict:
@@ -75,7 +89,21 @@ class FairSpec:
             d.pop(k)
         d["styles"] = [list(s.lineup) + ([s.max_games] if s.max_games else [])
                        for s in self.styles]
+        for k, default in LATER_KEYS.items():
+            if d[k] == default:
+                d.pop(k)
         return json.loads(json.dumps(d))
+
+    def confirm_sizes(self) -> list[int]:
+        """Fresh games per allocation after each round of the confirmation: one round of
+        ``confirm_games``, or doubling from there up to ``settle``."""
+        if not self.settle:
+            return [self.confirm_games]
+        out, n = [], self.confirm_games
+        while n < self.settle:
+            out.append(n)
+            n *= 2
+        return out + [self.settle]
 
     def candidates(self, players: int) -> list[tuple[int, ...]]:
         return candidates(players, self.space)
@@ -167,6 +195,13 @@ def build(data: dict, source: str = "command line", text: str = "") -> FairSpec:
                                      f"{cap:,}")
     if v["budget"] is not None:
         whole("budget", 1)
+    if v["settle"] is not None:
+        whole("settle", 2)
+        if v["settle"] < v["confirm_games"]:
+            bad("fairest.settle", f"must be at least confirm_games ({v['confirm_games']:,}), "
+                                  f"got {v['settle']:,}")
+    if not isinstance(v["confirm_all"], bool):
+        bad("fairest.confirm_all", f"must be true or false, got {v['confirm_all']!r}")
     if v["tiebreak"] not in ("", "shared", "chain"):
         bad("fairest.tiebreak", f"must be shared or chain (or left out: each player count's "
                                 f"own rule), got {v['tiebreak']!r}")
@@ -179,7 +214,8 @@ def build(data: dict, source: str = "command line", text: str = "") -> FairSpec:
                     tolerance=float(v["tolerance"]), alpha=float(v["alpha"]),
                     screen=v["screen"], max_games=v["max_games"], budget=v["budget"],
                     confirm=v["confirm"], confirm_games=v["confirm_games"], chunk=v["chunk"],
-                    tiebreak=v["tiebreak"], challenges=tuple(sorted(set(ch))), source=source)
+                    tiebreak=v["tiebreak"], challenges=tuple(sorted(set(ch))),
+                    confirm_all=v["confirm_all"], settle=v["settle"], source=source)
     if spec.budget is not None:
         for n in spec.players:
             for style in spec.styles:

@@ -99,6 +99,14 @@ def conclusions_text(frame) -> str:
               help="The fairest allocations of each style confirmed (default 3).")
 @click.option("--confirm-games", type=IntRange(2), default=None,
               help="Fresh games per allocation and style in the confirmation (default 20000).")
+@click.option("--confirm-all", is_flag=True, default=None,
+              help="Confirm, in each style, every allocation its race has not shown unfair "
+                   "(instead of each style's --confirm fairest): then the search can show "
+                   "that no allocation of the space is fair.")
+@click.option("--settle", type=IntRange(2), default=None, metavar="GAMES",
+              help="Play the confirmation in rounds, doubling from --confirm-games up to "
+                   "GAMES per allocation, judged with anytime-valid intervals, until every "
+                   "allocation confirmed is fair or unfair.")
 @click.option("--seed", type=IntRange(0, INDEX_MAX), default=None, help="Root seed.")
 @click.option("--out", default=None, metavar="DIR",
               help="The search's folder (default studies/NAME): its state, tables and "
@@ -111,7 +119,8 @@ def conclusions_text(frame) -> str:
               help="Discard the state of another search (or engine) in --out and start over.")
 @click.option("--no-progress", is_flag=True, help="No progress bar or lines on stderr.")
 def fairest(source, players, styles, space, tolerance, alpha, screen, max_games, budget,
-            confirm, confirm_games, seed, out, threads, plan, force_new, no_progress):
+            confirm, confirm_games, confirm_all, settle, seed, out, threads, plan, force_new,
+            no_progress):
     """Search the boat allocations for the fairest: for each player count and style a race on
     common games drops the allocations surely less fair than another (the fairest is dropped
     with at most --alpha's chance), then the best few, and the rules' boats, are played on
@@ -119,7 +128,8 @@ def fairest(source, players, styles, space, tolerance, alpha, screen, max_games,
     fairest.csv, confirmation.csv, conclusions.csv and report/ into --out."""
     values = {"space": space, "tolerance": tolerance, "alpha": alpha, "screen": screen,
               "max_games": max_games, "budget": budget, "confirm": confirm,
-              "confirm_games": confirm_games, "seed": seed}
+              "confirm_games": confirm_games, "confirm_all": confirm_all, "settle": settle,
+              "seed": seed}
     if players is not None:
         parts = [p.strip() for p in players.split(",")]
         if not all(p in ("2", "3", "4", "5", "6") for p in parts):
