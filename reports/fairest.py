@@ -131,15 +131,22 @@ def confirmation_chart(search: Search, players: int):
         ax.set_ylabel("win share − 1/N (pp)")
     handles[f"tolerance ±{tol:g} pp"] = axes[0].patches[0] if axes[0].patches else None
     handles = {k: v for k, v in handles.items() if v is not None}
-    n = int(conf["n"].min()) if len(conf) else 0
-    level = conf["level"].iloc[0] if len(conf) else 0.95
+    lo_n, hi_n = (int(conf["n"].min()), int(conf["n"].max())) if len(conf) else (0, 0)
+    n_text = f"{lo_n:,}" if lo_n == hi_n else f"{lo_n:,} to {hi_n:,}"
+    levels = sorted(set(conf["level"].round(6))) if len(conf) else [0.95]
+    level_text = (f"{100 * levels[0]:.2f}%" if len(levels) == 1 else
+                  f"{100 * levels[0]:.2f}-{100 * levels[-1]:.2f}%")
+    rounds = search.spec.settle is not None
     fig = c.finish(
         f"The confirmation on fresh games, {players} players",
         f"Points: each seat's win share (ties split) minus the fair share 1/{players}, on "
-        f"{n:,} fresh game indices per allocation and style (n), none of them played in the "
-        f"race. Bars: {100 * level:.2f}% intervals (the 5% error shared among the "
-        f"{len(allocs)} allocations confirmed: Bonferroni). Shaded: the tolerance. An "
-        f"allocation is fair for a style when every seat's bar lies inside it.", handles,
+        f"{n_text} fresh game indices per allocation and style (n), none of them played in "
+        f"the race" + (", in doubling rounds until the allocation was settled" if rounds
+                       else "") + f". Bars: {level_text} intervals"
+        + (" (anytime-valid)" if rounds else "") + ": the 5% error shared among the "
+        f"allocations confirmed in each style (Bonferroni). Shaded: the tolerance. An "
+        f"allocation is fair for a style when every seat's bar lies inside it; a style absent "
+        f"from a panel had already shown that allocation unfair in its race.", handles,
         "style")
     return fig, conf
 

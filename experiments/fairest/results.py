@@ -106,7 +106,7 @@ class Search:
         the allocations confirmed fair, and what the race says."""
         rows = []
         for players in self.spec.players:
-            every, worst, styles_of = None, {}, {}
+            every, worst, styles_of, open_everywhere = None, {}, {}, None
             for style in self.spec.styles:
                 r = self.races.get((players, style))
                 if r is None:
@@ -123,12 +123,19 @@ class Search:
                 for c, w in within.items():
                     worst[c] = max(worst.get(c, 0.0), w)
                     styles_of[c] = styles_of.get(c, 0) + 1
-                close = min(within, key=lambda c: (within[c], c)) if within else ""
-                top = r.tallies[best[0]] if best else None
-                lo, hi = top.interval(ALPHA, r.look) if top else (math.nan, math.nan)
                 shown = {"race": set(self.unfair_by_race(players, style)),
                          "fresh": {c for c, d in verdicts.items() if d.verdict == D.REFUTED}}
+                # the closest on fresh games, not counting the rules' boats where they were
+                # confirmed only to be compared (the race had shown them unfair)
+                rules = label(named(players)["rules"])
+                near = {c: w for c, w in within.items()
+                        if not (c == rules and c in shown["race"] and self.spec.confirm_all)}
+                close = min(near, key=lambda c: (near[c], c)) if near else ""
+                top = r.tallies[best[0]] if best else None
+                lo, hi = top.interval(ALPHA, r.look) if top else (math.nan, math.nan)
                 unknown = [c for c in r.boats if c not in shown["race"] | shown["fresh"]]
+                open_everywhere = (set(unknown) if open_everywhere is None
+                                   else open_everywhere & set(unknown))
                 rows.append({"players": players, "style": style.label,
                              "fair": " | ".join(fair),
                              "conclusion": _conclusion(fair, self.spec.tolerance, open_,
@@ -148,15 +155,23 @@ class Search:
                 n_styles = sum((players, st) in self.races for st in self.spec.styles)
                 worst = {c: w for c, w in worst.items() if styles_of[c] == n_styles}
                 close = min(worst, key=lambda c: (worst[c], c)) if worst else ""
-                text = (f"fair for every style: {', '.join(sorted(every))}" if every else
-                        "no allocation was confirmed fair for every style")
-                if close:
-                    text += (f"; closest for every style: {close}, every seat within "
-                             f"±{100 * worst[close]:.2f} pp of 1/N in each")
+                tol_text = f"±{100 * self.spec.tolerance:g} pp"
+                if every:
+                    text = f"fair for every style: {', '.join(sorted(every))}"
+                elif not open_everywhere:
+                    # intersection-union: each allocation is shown unfair in some style
+                    text = (f"no allocation of the space is fair for every style: each is "
+                            f"shown farther than {tol_text} from 1/N in at least one")
+                else:
+                    text = (f"no allocation was confirmed fair for every style; "
+                            f"{len(open_everywhere)} not yet shown unfair in any style")
                 rules = label(named(players)["rules"])
-                if rules in worst and rules != close:
-                    text += (f"; the rules' boats ({rules}): within ±"
-                             f"{100 * worst[rules]:.2f} pp")
+                if close and close != rules:
+                    text += (f"; closest of those confirmed in every style: {close}, every "
+                             f"seat within ±{100 * worst[close]:.2f} pp of 1/N in each")
+                if rules in worst:
+                    text += (f"; the rules' boats ({rules}): every seat within "
+                             f"±{100 * worst[rules]:.2f} pp in each style")
                 rows.append({"players": players, "style": "every style",
                              "fair": " | ".join(sorted(every)), "conclusion": text,
                              "unfair_by_race": pd.NA, "unfair_on_fresh_games": pd.NA,
@@ -186,8 +201,8 @@ def _conclusion(fair: list[str], tol: float, open_: dict, close: str, within: fl
     fair" needs every allocation shown unfair, by the race or on fresh games: an
     intersection-union statement, wrong only if the one fair allocation there was is wrongly
     shown unfair, at most alpha."""
-    closest = (f"; closest: {close}, every seat within ±{100 * within:.2f} pp of 1/N"
-               if close and within is not None else "")
+    closest = (f"; closest on fresh games: {close}, every seat within ±{100 * within:.2f} pp "
+               f"of 1/N" if close and within is not None else "")
     tol_text = f"±{100 * tol:g} pp"
     if fair:
         return f"confirmed fair within {tol_text}: {', '.join(fair)}{closest}"
