@@ -397,3 +397,26 @@ def test_a_changed_confirmation_keeps_the_races(tmp_path, plain_names, monkeypat
     assert again.games_read_back > 0 and calls                   # the confirmation played
     assert FairSpec().identity() == build({"fairest": {}}).identity()
     assert "settle" not in FairSpec().identity() and "confirm_all" not in FairSpec().identity()
+
+
+def test_a_raised_settle_cap_goes_on_as_if_planned():
+    """A confirmation settled up to one cap, run again with a higher one, ends as one planned
+    with the higher cap from the start (its last round is then checked, and only the open
+    allocations play on)."""
+    import json
+
+    from experiments.fairest.search import confirm, settles
+    truth = {(2, 2, 2, 2): [0.25] * 4, (1, 2, 2, 3): [0.45, 0.2, 0.2, 0.15],
+             (1, 1, 2, 3): [0.262, 0.246, 0.246, 0.246]}
+    rule = settles(0.02, 0.05)
+    docs = {}
+    first = confirm(list(truth), SyntheticPlayer(truth, seed=8), [500, 1000, 2000], chunk=600,
+                    settled=rule, save=lambda d: docs.update(json.loads(json.dumps(d))))
+    assert first.rounds[-1].get("checked") is None
+    more = confirm(list(truth), SyntheticPlayer(truth, seed=8), [500, 1000, 2000, 4000, 8000],
+                   chunk=600, settled=rule, state=docs)
+    whole = confirm(list(truth), SyntheticPlayer(truth, seed=8), [500, 1000, 2000, 4000, 8000],
+                    chunk=600, settled=rule)
+    assert {c: t.to_doc() for c, t in more.tallies.items()} == \
+        {c: t.to_doc() for c, t in whole.tallies.items()}
+    assert more.settled == whole.settled and more.rounds == whole.rounds

@@ -205,9 +205,20 @@ def confirm(allocations: list[tuple[int, ...]], player, sizes: list[int] | int, 
                    settled=out.settled)
         saver(doc, now)
 
+    def check(r: int, n: int, open_: list[str]) -> None:
+        """After round ``r`` (not the last): which allocations are settled."""
+        if settled is not None and r + 1 < len(sizes):
+            for c in open_:
+                if tallies[c].n == n and settled(out, c):
+                    out.settled[c] = n
+            out.rounds[r]["checked"] = True
+
     for r, n in enumerate(sizes):
-        if r < len(out.rounds):
-            continue                                  # decided before the interruption
+        if r < len(out.rounds):                       # played before the interruption
+            if not out.rounds[r].get("checked") and r + 1 < len(sizes):
+                check(r, n, [c for c in boats if c not in out.settled])   # a raised cap
+                keep(True)
+            continue
         open_ = [c for c in boats if c not in out.settled]
         if not open_:
             break
@@ -228,10 +239,7 @@ def confirm(allocations: list[tuple[int, ...]], player, sizes: list[int] | int, 
                 w.update(count * player.rotations)
                 keep()
         out.rounds.append({"round": r + 1, "games": n, "open": len(open_)})
-        if settled is not None and r + 1 < len(sizes):
-            for c in open_:
-                if settled(out, c):
-                    out.settled[c] = n
+        check(r, n, open_)
         keep(True)
     return out
 
