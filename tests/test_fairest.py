@@ -420,3 +420,18 @@ def test_a_raised_settle_cap_goes_on_as_if_planned():
     assert {c: t.to_doc() for c, t in more.tallies.items()} == \
         {c: t.to_doc() for c, t in whole.tallies.items()}
     assert more.settled == whole.settled and more.rounds == whole.rounds
+
+
+def test_one_style_alone_plays_its_part_of_a_search_with_confirm_all(tmp_path, plain_names):
+    """With ``confirm_all`` a style's race and confirmation depend on the seed and that style
+    only (the races share game indices, the confirmation list is the style's own), so a search
+    of one style alone ends with exactly that style's rows of the whole search: how a style's
+    settling can be carried further on its own (docs/fairest.md)."""
+    kw = dict(confirm_all=True, settle=10000, confirm_games=2500, max_games=800)
+    both = run_search(build(_spec(**kw)), tmp_path / "both", make_player=_Styles())
+    alone = run_search(build(_spec(styles=["b"], **kw)), tmp_path / "b", make_player=_Styles())
+    for table in ("table", "confirm_table"):
+        whole = getattr(both, table)()
+        part = whole[whole["style"] == "b self-play"].reset_index(drop=True)
+        assert len(part) and len(part) < len(whole)
+        assert part.equals(getattr(alone, table)().reset_index(drop=True))
