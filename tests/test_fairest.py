@@ -435,3 +435,18 @@ def test_one_style_alone_plays_its_part_of_a_search_with_confirm_all(tmp_path, p
         part = whole[whole["style"] == "b self-play"].reset_index(drop=True)
         assert len(part) and len(part) < len(whole)
         assert part.equals(getattr(alone, table)().reset_index(drop=True))
+
+
+def test_the_plan_says_which_confirmation_it_costs(plain_names):
+    """``--plan`` names the confirmation the spec asks for (each style's best few in one round,
+    or every candidate settled in rounds up to the cap), and its most plays every one to the
+    cap."""
+    from experiments.fairest.plan import describe, lines
+    one = describe(build(_spec()), timed=False)
+    assert "each style's 2 fairest and the rules' boats in every style on 20,000" in one
+    spec = build(_spec(confirm_all=True, settle=80000))
+    settled = describe(spec, timed=False)
+    assert "every allocation each style's race has not shown unfair" in settled
+    assert "from 20,000 up to 80,000 until each is fair or unfair" in settled
+    k = len(spec.candidates(4))
+    assert all(x.most == k * 1600 + k * 80000 for x in lines(spec, timed=False))

@@ -81,6 +81,17 @@ def _time(games: int, rate: float | None) -> str:
     return f"{s / 3600:.1f} h" if s >= 5400 else f"{s / 60:.0f} min" if s >= 90 else f"{s:.0f} s"
 
 
+def _confirmation(spec: FairSpec) -> str:
+    """The confirmation the spec asks for, in words."""
+    which = ("every allocation each style's race has not shown unfair, and the rules' boats, in "
+             "that style" if spec.confirm_all else
+             f"each style's {spec.confirm} fairest and the rules' boats in every style")
+    if spec.settle:
+        return (f"confirmation of {which}, in doubling rounds of fresh games from "
+                f"{spec.confirm_games:,} up to {spec.settle:,} until each is fair or unfair")
+    return f"confirmation of {which} on {spec.confirm_games:,} fresh games"
+
+
 def describe(spec: FairSpec, timed: bool = True, threads: int | None = None) -> str:
     """The plan in words: one line per player count and style, and the totals."""
     ls = lines(spec, timed, threads)
@@ -88,8 +99,7 @@ def describe(spec: FairSpec, timed: bool = True, threads: int | None = None) -> 
     head = [f"search {spec.name}: {spec.space} allocations (0-3 boats per seat, at most 12 in "
             f"all{'' if spec.space == 'all' else ', no seat fewer than the seat before'}; "
             f"plus rules, flat and reversed); rounds of {', '.join(f'{n:,}' for n in sizes)} "
-            f"games per allocation; confirmation of each style's {spec.confirm} fairest and "
-            f"the rules' boats on {spec.confirm_games:,} fresh games in every style; seed "
+            f"games per allocation; {_confirmation(spec)}; seed "
             f"{spec.seed}, tolerance ±{100 * spec.tolerance:g} pp, alpha {spec.alpha:g}"
             + (f"; budget {spec.budget:,} games per race" if spec.budget else ""),
             f"{'players':>7}  {'style':<50} {'allocations':>11} {'rotations':>9} "
@@ -107,5 +117,8 @@ def describe(spec: FairSpec, timed: bool = True, threads: int | None = None) -> 
                 + (f", about {_time(t_least, 1)} to {_time(t_most, 1)} on this machine"
                    if timed else "")
                 + "; how far the race runs between the two depends on how soon the games tell "
-                  "the allocations apart")
+                  "the allocations apart"
+                + ("; the most assumes every allocation confirmed plays to the settling cap, "
+                   "which only one within a few tenths of a point of the tolerance comes near"
+                   if spec.settle else ""))
     return "\n".join(head)
