@@ -119,6 +119,6 @@ def describe(spec: FairSpec, timed: bool = True, threads: int | None = None) -> 
                 + "; how far the race runs between the two depends on how soon the games tell "
                   "the allocations apart"
                 + ("; the most assumes every allocation confirmed plays to the settling cap, "
-                   "which only one within a few tenths of a point of the tolerance comes near"
-                   if spec.settle else ""))
+                   "but each stops as soon as it is settled, the sooner the farther its seats "
+                   "are from the tolerance" if spec.settle else ""))
     return "\n".join(head)
