@@ -96,6 +96,8 @@ def bounded_interval(n: int, mean: float, sd: float, lo: float, hi: float,
     if not bounded:                        # no spread to go by and no range to scale to
         return (mean, mean, "t") if n > 1 else (math.nan, math.nan, "none")
     width = hi - lo
+    if width <= 0:                         # a range of one value: the mean is that value
+        return (mean, mean, "exact")
     count = min(max(n * (mean - lo) / width, 0.0), float(n))
     wlo, whi = wilson(count, n, alpha)
     return (max(lo, lo + width * wlo), min(hi, lo + width * whi), "wilson-scaled")

@@ -10,6 +10,7 @@ from simulator.state import PRIV, PRIV_W, PUB_SIZE, RNG_SEAT0, TURN
 from strategies import dispatch as DI
 from strategies.dispatch import PAR0
 from strategies.registry import PLUGIN_CODE
+from strategies.seat_call import OPTS_WRITTEN
 
 from .layout import (
     C_BAD_KIND,
@@ -20,6 +21,7 @@ from .layout import (
     ERR_BAD_CHOICE,
     ERR_LOG_FULL,
     ERR_PLUGIN_CHOICE,
+    ERR_PLUGIN_OPTS,
     ST_SIDS,
 )
 
@@ -64,8 +66,8 @@ def ask(S, st, rng, ctx, mem, W, fns, seat, kind, opts, n):
         k = fns[seat](np.int64(S.ctypes.data), np.int64(opts.ctypes.data),
                       np.int64(W.ctypes.data), np.int64(rng.ctypes.data),
                       np.int64(mem.ctypes.data), np.int64(seat), np.int64(kind), np.int64(n))
-        if k < 0 or k >= n:
-            ctx[C_ERR] = ERR_PLUGIN_CHOICE
+        if k < 0 or k >= n:     # a bad row, or it changed ``opts[:n]`` (``seat_call``)
+            ctx[C_ERR] = ERR_PLUGIN_OPTS if k == OPTS_WRITTEN else ERR_PLUGIN_CHOICE
             ctx[C_BAD_KIND] = kind
             ctx[C_BAD_SEAT] = seat
             return 0

@@ -21,7 +21,7 @@ EV_W = 10                         # type, seat, turn, then up to 7 fields
 # ctx cells (int64): events written, error code, logging on, and who gave a bad answer
 C_NEV, C_ERR, C_LOG, C_BAD_KIND, C_BAD_SEAT = 0, 1, 2, 3, 4
 CTX_W = 5
-ERR_BAD_CHOICE, ERR_LOG_FULL, ERR_NO_OPTION, ERR_PLUGIN_CHOICE = 1, 2, 3, 4
+ERR_BAD_CHOICE, ERR_LOG_FULL, ERR_NO_OPTION, ERR_PLUGIN_CHOICE, ERR_PLUGIN_OPTS = 1, 2, 3, 4, 5
 
 # ---- per-game record ------------------------------------------------------------------------
 REC_GAME = ("players", "seats", "end_reason", "end_seat", "turns", "tiles_removed",

@@ -27,6 +27,7 @@ from strategies.seat_call import W_KIND, W_RAISED_KIND, W_RAISED_SEAT, W_SEAT
 from . import engine as E
 from .layout import (
     ERR_PLUGIN_CHOICE,
+    ERR_PLUGIN_OPTS,
     R_BACKS,
     R_SEAT0,
     REC_GAME,
@@ -82,8 +83,9 @@ def engine_args(settings: Settings) -> tuple:
     return settings_vector(settings), settings.strategy_params, settings.strategy_functions
 
 
-class PluginChoiceError(PluginError):
-    """A plug-in answered a decision with a row outside its legal options."""
+class PluginChoiceError(PluginError, ValueError):
+    """A plug-in answered a decision with a row outside its legal options, or changed the
+    options ``opts[:n]``. Bad input: also a ``ValueError``, as the loader's refusals are."""
 
 
 def _strategy_at(settings: Settings, seat: int) -> str:
@@ -103,6 +105,11 @@ def engine_error(settings: Settings, code: int, kind: int, seat: int, game: int,
             f"{_strategy_at(settings, seat)} returned a row outside "
             f"the legal options at a {DECISION_NAMES[kind]} decision (game {game}, seed {seed}); "
             f"choose must return 0 <= k < n")
+    if code == ERR_PLUGIN_OPTS:
+        return PluginChoiceError(
+            f"{_strategy_at(settings, seat)} changed its legal options opts[:n] at a "
+            f"{DECISION_NAMES[kind]} decision (game {game}, seed {seed}); opts[:n] is read-only, "
+            f"rows past n are scratch")
     return RuntimeError(f"engine error {code} in game {game} (seed {seed}); replay it with "
                         f"`survive-sim replay`")
 

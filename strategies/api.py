@@ -6,12 +6,13 @@ Every strategy, built in or a user's plug-in, is a compiled function
 
 that returns the row ``k`` (``0 <= k < n``) of the legal options ``opts[:n]`` it picks:
 
-* ``pub``  int32  -- the public table (``simulator.state``: pieces, tiles, turn ...), RULES R11;
-* ``mine`` int32  -- this seat's own secrets (its explorers' values, its tiles in hand);
+* ``pub``  int32, read-only -- the public table (``simulator.state``: pieces, tiles, turn ...),
+  RULES R11;
+* ``mine`` int32, read-only -- this seat's own secrets (its explorers' values, its tiles in hand);
 * ``seat``, ``kind``, ``n`` int64 -- who decides, which decision (``simulator.state.D_*``) and
   how many legal rows there are;
-* ``opts`` int32 (rows x ``OPT_W``) -- the legal options (layouts in ``simulator.state``);
-  rows past ``n`` are scratch;
+* ``opts`` int32 (rows x ``OPT_W``) -- the legal options (layouts in ``simulator.state``), not to
+  be changed (a plug-in's seat call checks ``opts[:n]``); rows past ``n`` are scratch;
 * ``rng``  uint64[1] -- the seat's own noise stream (``simulator.rng.randint`` / ``uniform``);
 * ``mem``  float64[``SCRATCH_W``] -- scratch the seat keeps for the whole game (zero at the start);
 * ``work`` int32 -- scratch for asking the rules about other moves (``strategies.queries``);
@@ -24,6 +25,7 @@ a parameter nor a plug-in ever recompiles the engine (see docs/writing-a-strateg
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 SCRATCH_W = 1024   # float64 scratch each seat's strategy keeps for the whole game
@@ -73,25 +75,63 @@ def preset(base, tuned: dict[str, float]) -> tuple[Param, ...]:
                        f"{p.default:g}") if p.name in tuned else p for p in base.PARAMS)
 
 
-def _types():
+def arguments():
+    """The numba types of ``choose``'s arguments (numba is imported only when this is called).
+    ``pub`` and ``mine`` are read-only: they are the engine's own state, and a plug-in that
+    wrote into them (``pub[:] = 0``) left a game that never ended. A write is then a compile
+    error, at no cost per decision; the engine hands its (writable) state over unchanged."""
     from numba import types     # here: the registry and its specs are read without numba (0.4 s)
     arr = types.Array
-    return types.int64(arr(types.int32, 1, "C"), arr(types.int32, 1, "C"), types.int64,
-                       types.int64, arr(types.int32, 2, "C"), types.int64,
-                       arr(types.uint64, 1, "C"), arr(types.float64, 1, "C"),
-                       arr(types.int32, 1, "C"), arr(types.float64, 1, "C"))
+    return (arr(types.int32, 1, "C", readonly=True), arr(types.int32, 1, "C", readonly=True),
+            types.int64, types.int64, arr(types.int32, 2, "C"), types.int64,
+            arr(types.uint64, 1, "C"), arr(types.float64, 1, "C"), arr(types.int32, 1, "C"),
+            arr(types.float64, 1, "C"))
 
 
 def signature():
-    """The numba signature of ``choose`` (numba is imported only when this is called)."""
-    return _types()
+    """The numba signature of ``choose``: ``arguments()`` -> int64."""
+    from numba import types     # (numba: as in ``arguments``)
+    return types.int64(*arguments())
+
+
+def returns_a_row(fn) -> bool:
+    """``fn`` (compiled by ``compiled``) returns an integer: numba would otherwise turn a float
+    answer into an int silently (``1e30``, NaN and 2.7 became rows the engine accepted)."""
+    from numba import types     # (numba: as in ``arguments``)
+    return all(isinstance(sig.return_type, types.Integer) for sig in fn.nopython_signatures)
+
+
+class ReadOnlyWrite(TypeError):
+    """A plug-in's ``choose`` writes into ``pub`` or ``mine`` (found when it compiles)."""
+
+
+def _read_only_write(fn, error) -> ReadOnlyWrite | None:
+    """numba's long typing error for a write into a read-only array, as one line naming the
+    line of the user's file; None for any other error."""
+    text = str(error)
+    if "Cannot modify readonly array" not in text:
+        return None
+    where = re.findall(r'File "[^"]*", line (\d+):\n(?:.*\n)*?(.*)\n\s*\^', text)
+    line, code = where[-1] if where else ("?", "")
+    return ReadOnlyWrite(f"{fn.__name__} writes into pub or mine at line {line} "
+                         f"({code.strip()}), which are read-only (the engine's own state); copy "
+                         f"pub into work to try moves on it")
 
 
 def compiled(fn):
-    """Compile a plug-in's ``choose`` with the fixed signature, cached on disk: the decorator a
+    """Compile a plug-in's ``choose`` for the fixed arguments, cached on disk: the decorator a
     strategy file uses (``@compiled``). Like the core (``simulator.jit.hot``) it is compiled
     without numba's reference counting: every call that passes an array otherwise pays atomic
     counts (measured: ``greedy`` called from a counted plug-in ran 20% slower), so ``choose``
-    must not allocate arrays -- ``mem`` and ``work`` are its scratch."""
-    from numba import njit      # (numba: as in ``_types``)
-    return njit(signature(), cache=True, _nrt=False)(fn)
+    must not allocate arrays -- ``mem`` and ``work`` are its scratch. The return type is left to
+    numba, so that the loader can refuse a float (``returns_a_row``) instead of numba casting
+    it to an int unseen; the engine's seat call takes any integer."""
+    from numba import njit      # (numba: as in ``arguments``)
+    from numba.core.errors import TypingError
+    try:
+        return njit(arguments(), cache=True, _nrt=False)(fn)
+    except TypingError as e:
+        refused = _read_only_write(fn, e)
+        if refused is None:
+            raise
+        raise refused from None

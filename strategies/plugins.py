@@ -18,7 +18,7 @@ from pathlib import Path
 
 import simulator
 
-from .api import signature
+from .api import ReadOnlyWrite, returns_a_row, signature
 from .registry import Strategy, StrategyError, register_plugin, validate
 
 _LOADED: dict[Path, list[Strategy]] = {}
@@ -45,6 +45,9 @@ def _import(path: Path):
         del sys.modules[name]       # with nothing done and exit code 0
         raise StrategyError(f"plug-in {path} called sys.exit({e.code!r}) while it was imported; "
                             f"a plug-in file only defines its strategies") from None
+    except ReadOnlyWrite as e:      # ``compiled`` refused a write into pub or mine
+        del sys.modules[name]
+        raise StrategyError(f"plug-in {path}: {e}") from None
     except Exception as e:          # a user's file: any error becomes one line
         del sys.modules[name]
         raise StrategyError(f"plug-in {path} failed to import: {type(e).__name__}: "
@@ -77,9 +80,13 @@ def _check_compiled(fn, name: str, path: Path):
     if not isinstance(fn, CPUDispatcher):
         raise StrategyError(f"plug-in {path}: {name}'s choose must be decorated with "
                             f"@strategies.api.compiled")
-    if list(fn.nopython_signatures) != [signature()]:
+    if [sig.args for sig in fn.nopython_signatures] != [signature().args]:
         raise StrategyError(f"plug-in {path}: {name}'s choose must have exactly the signature "
                             f"of strategies.api.compiled")
+    if not returns_a_row(fn):
+        returned = fn.nopython_signatures[0].return_type
+        raise StrategyError(f"plug-in {path}: strategy {name}'s choose returns {returned}, not "
+                            f"an int; it must return the row it picks, an int 0 <= k < n")
     return fn
 
 
