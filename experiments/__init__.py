@@ -38,7 +38,9 @@ Claims and verdicts:
 * ``judges``: each claim's measures from those moments, and its decision.
 * ``verdicts``: the verdict table of a study's claims, per style of play and across.
 * ``looks``: a run's looks (``_looks.json``) and ``judge_run``, a run judged at its next look.
-* ``calibration``: how often each verdict is wrong, on synthetic data of known truth.
+* ``calibration``: how often each verdict is wrong, on synthetic data of known truth, on both
+  sides of every edge (``calibration_claims``: the later claims' rules);
+  ``calibration_sequences``: the anytime-valid sequences at small samples.
 
 Strategies:
 

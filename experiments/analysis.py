@@ -19,6 +19,7 @@ verdicts judge (``catalog``).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import time
 from dataclasses import dataclass, field
@@ -420,9 +421,10 @@ def analyse(run, *, games: int | None = None, pool_rotations: bool = True,
     rows = sum(h for h, _ in account.values())
     w.begin(f"reading {rows:,} games of {len(work.probes)} settings", total=len(ks),
             unit="chunk")
-    for part in _run(work, ks, scheduler, workers, rows, pool):
-        total.merge(part)
-        w.update(1)
+    with contextlib.closing(_run(work, ks, scheduler, workers, rows, pool)) as parts:
+        for part in parts:                       # (closed at once on an interrupt: its
+            total.merge(part)                    # processes stop then, not at exit)
+            w.update(1)
     if catalog is not None:
         for key, mom in total.joints.items():
             catalog.joints[key] = catalog.joint_of([], key, mom)

@@ -7,6 +7,14 @@ them into exceptions) removes the temporary file. A folder is built whole in a h
 (``.NAME.tmp-XXXX``, ``build_folder``) and swapped in (``replace_folder``). ``ParquetChunks``
 writes a table chunk by chunk, so that memory does not grow with the table.
 
+An ``OSError`` raised while writing (a full disk, a quota, a read-only file system) leaves
+nothing behind either, and carries the output it was writing as ``error.target``
+(``failed_target``) for the one line the command prints. Once a command was interrupted
+(``interrupt_arrived``), nothing more is put in place: every rename checks first
+(``check_interrupt``), so that a Ctrl-C that some code swallowed -- a ``__del__`` or a weakref
+callback that ran when the signal came prints and drops its exception -- cannot end in a
+finished output and exit code 0.
+
 Standard library only at import: pyarrow is imported when a Parquet file is first written
 (the command line imports this module at start-up).
 """
@@ -17,9 +25,77 @@ import os
 import secrets
 import shutil
 import tempfile
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 ROW_GROUP = 10_000                   # Parquet rows per row group, at least (small chunks merge)
+
+
+# ---------------------------------------------------------------------------- interruptions
+# What a command's signal handler (``survive_sim.cli.files.signals_unwind``) reports: the
+# exception the signal stands for, kept until the command ends, and how deep the main thread
+# is in ``interrupts_held`` blocks.
+_INTERRUPT: dict = {"error": None, "held": 0}
+
+
+def interrupt_arrived(error: Callable[[], BaseException]) -> bool:
+    """Record that the command was interrupted (``error()`` makes the exception: a
+    ``KeyboardInterrupt``, ...). True when the handler should raise it at once; False inside
+    ``interrupts_held``, whose end raises it."""
+    if _INTERRUPT["error"] is None:
+        _INTERRUPT["error"] = error
+    return _INTERRUPT["held"] == 0
+
+
+def check_interrupt() -> None:
+    """Raise the recorded interrupt again, if there is one: called before every rename that
+    puts an output in place, at the end of ``interrupts_held`` and when a command returns."""
+    error = _INTERRUPT["error"]
+    if error is not None:
+        raise error()
+
+
+def interrupted() -> bool:
+    """Whether an interrupt was recorded (and not forgotten)."""
+    return _INTERRUPT["error"] is not None
+
+
+def forget_interrupt() -> None:
+    """The command is over (``signals_unwind`` ends): later work in this process (tests that
+    run several commands) starts uninterrupted."""
+    _INTERRUPT["error"] = None
+
+
+@contextlib.contextmanager
+def interrupts_held():
+    """A few steps that a signal must not split (in the main thread, where Python runs signal
+    handlers): making a temporary folder and remembering its name, starting a worker process.
+    A signal that arrives meanwhile is recorded, and raised when the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _INTERRUPT["held"] += 1
+    try:
+        yield
+    finally:
+        _INTERRUPT["held"] -= 1
+    if _INTERRUPT["held"] == 0:
+        check_interrupt()
+
+
+# ---------------------------------------------------------------------------- failures
+def name_target(error: BaseException, path) -> None:
+    """Remember on an ``OSError`` which output was being written (``error.target``) unless it
+    names one already (the innermost writer knows best; a report names its folder first)."""
+    if isinstance(error, OSError) and getattr(error, "target", None) is None:
+        with contextlib.suppress(AttributeError, TypeError):
+            error.target = os.fspath(path)
+
+
+def failed_target(error: BaseException) -> str | None:
+    """The output an ``OSError`` was raised writing (``name_target``), or None."""
+    return getattr(error, "target", None)
 
 
 # ---------------------------------------------------------------------------- modes
@@ -89,8 +165,10 @@ def _temporary(path) -> tuple[int, str]:
 
 
 def _settle(tmp: str, path) -> None:
-    """Give the finished temporary file its mode, rename it to ``path``, sync the folder."""
+    """Give the finished temporary file its mode, rename it to ``path``, sync the folder
+    (not after an interrupt: ``check_interrupt``)."""
     os.chmod(tmp, file_mode())
+    check_interrupt()
     os.replace(tmp, path)
     fsync_dir(os.path.dirname(os.path.abspath(path)))
 
@@ -100,22 +178,27 @@ def atomic_file(path, mode: str = "wb", **open_args):
     """An open temporary file beside ``path`` (``.NAME.XXXX.tmp``); flushed, synced and renamed
     to ``path`` when the block ends normally, removed when it raises anything. ``open_args``
     as for ``open`` (``encoding``, ``newline``)."""
-    tmp = f = None
+    tmp = f = fd = None
     try:
-        fd, tmp = _temporary(path)
+        with interrupts_held():                     # the name is known before a signal cuts in
+            fd, tmp = _temporary(path)
         f = os.fdopen(fd, mode, **open_args)
         yield f
         f.flush()
         os.fsync(f.fileno())
         f.close()
         _settle(tmp, path)
-    except BaseException:
+    except BaseException as e:
         if f is not None:
             with contextlib.suppress(Exception):
                 f.close()
+        elif fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+        name_target(e, path)
         raise
 
 
@@ -124,15 +207,25 @@ def atomic_path(path):
     """A temporary file name beside ``path`` for a writer that wants a name, not a file (an
     external program); synced and renamed to ``path`` when the block ends normally, removed
     otherwise."""
-    fd, tmp = _temporary(path)
-    os.close(fd)
+    tmp = None
+    try:
+        with interrupts_held():
+            fd, tmp = _temporary(path)
+            os.close(fd)
+    except BaseException as e:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        name_target(e, path)
+        raise
     try:
         yield tmp
         fsync_file(tmp)
         _settle(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        name_target(e, path)
         raise
 
 
@@ -154,11 +247,16 @@ def build_folder(final, tag: str | None = None) -> Path:
     with the mode ``mkdir`` would give. ``OSError`` when the parent does not accept it."""
     final = Path(os.path.abspath(final))
     head = f".{final.name}.tmp-" + (f"{tag}-" if tag else "")
-    tmp = Path(tempfile.mkdtemp(prefix=head, dir=final.parent))
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=head, dir=final.parent))
+    except OSError as e:
+        name_target(e, final)
+        raise
     try:
         os.chmod(tmp, folder_mode())
-    except BaseException:
+    except BaseException as e:
         shutil.rmtree(tmp, ignore_errors=True)
+        name_target(e, final)
         raise
     return tmp
 
@@ -178,6 +276,7 @@ def replace_folder(built, final, *, replace: bool = True, tag: str | None = None
     left for the caller to remove."""
     built, final = Path(built), Path(os.path.abspath(final))
     fsync_dir(built)
+    check_interrupt()                       # nothing is swapped in after an interrupt
     if replace and final.is_dir() and not final.is_symlink() and any(os.scandir(final)):
         old = final.parent / (f".{final.name}.old-" + (f"{tag}-" if tag else "")
                               + secrets.token_hex(4))

@@ -26,7 +26,7 @@ import pandas as pd
 
 from .decisions import NEGLIGIBLE, REFUTED, SETTLED, SUPPORTED
 from .games import SettingData
-from .inference import Look
+from .inference import ALPHA, Look
 from .units import feature_names, from_data
 from .verdicts import judge
 
@@ -119,8 +119,10 @@ def first_seat(players: int, excess: float) -> np.ndarray:
 @dataclass
 class Scenario:
     """A claim judged on synthetic settings built by ``make(rng, n)``, with the verdicts that
-    would be wrong under the planted truth (``wrong``) and the ones that are right
-    (``right``, for power)."""
+    would be wrong under the planted truth (``wrong``), the ones that are right (``right``,
+    for power) and, at an edge -- the truth exactly at a tolerance, where a label on *either*
+    side is wrong -- the other side's wrong labels (``wrong2``), counted on their own: each
+    side is a one-sided test with its own bound."""
     name: str
     claim: str
     truth: str
@@ -128,6 +130,11 @@ class Scenario:
     wrong: frozenset = frozenset()
     right: frozenset = frozenset()
     params: dict = field(default_factory=dict)
+    wrong2: frozenset = frozenset()
+
+    @property
+    def edge(self) -> bool:
+        return bool(self.wrong2)
 
 
 def _tally(verdicts: list[str]) -> dict:
@@ -179,9 +186,11 @@ def run(sc: Scenario, reps: int, looks: list[int] | None, seed: int = 0,
         final.append(verdict)
     tally = _tally(final)
     wrong = sum(tally[v] for v in sc.wrong) / reps
+    wrong2 = sum(tally[v] for v in sc.wrong2) / reps
     right = sum(tally[v] for v in sc.right) / reps
-    return {"tally": tally, "wrong": wrong, "right": right, "reps": reps,
+    return {"tally": tally, "wrong": wrong, "wrong2": wrong2, "right": right, "reps": reps,
             "se_wrong": math.sqrt(max(wrong * (1 - wrong), 1e-12) / reps),
+            "se_wrong2": math.sqrt(max(wrong2 * (1 - wrong2), 1e-12) / reps),
             "games": float(np.mean(games))}
 
 
@@ -234,15 +243,19 @@ def se_of_pooled(reps: int, n: int, k: int, layout_sd: float, strength: float, s
 # ------------------------------------------------------------------------------ the suite
 def scenarios(t: float = 0.03) -> list[Scenario]:
     """The calibration scenarios: each claim shape under a null, an equivalence inside the
-    tolerance ``t`` (win share per seat), a truth at or just outside it and a large effect,
-    with the dependence of real games (ties, a layout shared by rotations). Effects are in
-    units of the tolerance, so a short run at a wide tolerance tells what a long run at a
-    narrow one would (what matters is the tolerance over the standard error)."""
+    tolerance ``t`` (win share per seat), a truth exactly at it (an edge: a label on either
+    side is wrong, each side counted on its own), at 1.2 and 1.5 times it (the claim true by a
+    little: the composite rules' "against" side must not fire) and a large effect, with the
+    dependence of real games (ties, a layout shared by rotations). Effects are in units of the
+    tolerance, so a short run at a wide tolerance tells what a long run at a narrow one would
+    (what matters is the tolerance over the standard error)."""
     par = {"tolerance": t}
     flat = lambda shares, **kw: (lambda rng, n: synthetic(  # noqa: E731
         "p5-flat", 5, n, shares, rng=rng, allocation="flat", **kw))
     rules = lambda shares, **kw: (lambda rng, n: synthetic(  # noqa: E731
         "p5-rules", 5, n, shares, rng=rng, allocation="rules", **kw))
+    four = lambda shares, **kw: (lambda rng, n: synthetic(  # noqa: E731
+        "p4-rules", 4, n, shares, rng=rng, allocation="rules", **kw))
 
     def pair(rules_shares, flat_shares, **kw):
         def make(rng, n):
@@ -253,54 +266,87 @@ def scenarios(t: float = 0.03) -> list[Scenario]:
         return make
 
     sup = frozenset({SUPPORTED})
+    neg = frozenset({NEGLIGIBLE})
+    ref = frozenset({REFUTED})
     against = frozenset({REFUTED, NEGLIGIBLE})
     c = {"tolerance": 0.25}                         # S1c: a quarter of the squared spread
     steep = -t / 4                                  # flat boats' slope in the S1c scenarios
-    return [
-        Scenario("S1 null: every seat 1/N", "S1", "no seat effect", flat(np.full(5, .2)), sup,
-                 frozenset({REFUTED}), par),
-        Scenario("S1 seat 1 at the tolerance", "S1", "seat 1 exactly +tolerance",
-                 flat(first_seat(5, t)), sup, frozenset(), par),
-        Scenario("S1 slope at the tolerance", "S1", "slope exactly -tolerance/(N-1)",
-                 flat(linear(5, -t / 4)), sup, frozenset(), par),
+    out = []
+    # S1 (5 players, flat boats) and S3 (4 players, the rules' boats): two criteria
+    for cid, make, players, where in (("S1", flat, 5, ""), ("S3", four, 4, "")):
+        slope_tol = t / (players - 1)
+        out += [
+            Scenario(f"{cid} null: every seat 1/N", cid, "no seat effect",
+                     make(np.full(players, 1 / players)), sup, ref, par, neg),
+            Scenario(f"{cid} seat 1 at the tolerance", cid, "seat 1 exactly +tolerance",
+                     make(first_seat(players, t)), sup, frozenset(), par, against),
+            Scenario(f"{cid} slope at the tolerance", cid,
+                     "slope exactly -tolerance/(N-1)", make(linear(players, -slope_tol)), sup,
+                     frozenset(), par, against),
+        ]
+        for k in (1.2, 1.5):
+            out += [
+                Scenario(f"{cid} seat 1 at {k} x the tolerance", cid,
+                         f"seat 1 +{k} tolerances (claim true)",
+                         make(first_seat(players, k * t)), against, sup, par),
+                Scenario(f"{cid} slope at {k} x the tolerance", cid,
+                         f"slope {k} x -tolerance/(N-1) (claim true)",
+                         make(linear(players, -k * slope_tol)), against, sup, par),
+            ]
+    out += [
         Scenario("S1 real slope, 60% of the tolerance", "S1", "real, below tolerance",
                  flat(linear(5, -0.6 * t / 4)), sup, against, par),
         Scenario("S1 large: seat 1 +2 tolerances", "S1", "large effect",
                  flat(first_seat(5, 2 * t)), against, sup, par),
         Scenario("S1 null with ties (15%) and a layout effect", "S1", "no seat effect",
-                 flat(np.full(5, .2), tie_rate=0.15, layout_sd=0.5), sup, frozenset(), par),
-        Scenario("S1b balanced", "S1b", "every seat 1/N", rules(np.full(5, .2)),
-                 frozenset({REFUTED}), sup, par),
+                 flat(np.full(5, .2), tie_rate=0.15, layout_sd=0.5), sup, frozenset(), par,
+                 neg),
+        # S1b: balance over the seats
+        Scenario("S1b balanced", "S1b", "every seat 1/N", rules(np.full(5, .2)), ref, sup, par),
         Scenario("S1b inside: seat 1 +tolerance/2", "S1b", "equivalent within tolerance",
-                 rules(first_seat(5, t / 2)), frozenset({REFUTED}), sup, par),
-        Scenario("S1b at the margin: seat 1 +tolerance", "S1b", "at the margin (not balanced)",
-                 rules(first_seat(5, t)), sup, frozenset(), par),
+                 rules(first_seat(5, t / 2)), ref, sup, par),
+        Scenario("S1b at the margin: seat 1 +tolerance", "S1b", "at the margin",
+                 rules(first_seat(5, t)), sup, frozenset(), par, ref),
+        Scenario("S1b seat 1 at 1.2 x the tolerance", "S1b", "just outside (not balanced)",
+                 rules(first_seat(5, 1.2 * t)), sup, ref, par),
+        Scenario("S1b seat 1 at 1.5 x the tolerance", "S1b", "outside (not balanced)",
+                 rules(first_seat(5, 1.5 * t)), sup, ref, par),
         Scenario("S1b outside: seat 1 +2 tolerances", "S1b", "large imbalance",
-                 rules(first_seat(5, 2 * t)), sup, frozenset({REFUTED}), par),
+                 rules(first_seat(5, 2 * t)), sup, ref, par),
         Scenario("S1b pooled rotations sharing a layout, a strong strategy", "S1b",
                  "every seat 1/N (pooled)",
                  lambda rng, n: synthetic("p5-rules-mixed", 5, n, np.full(5, .2), rng=rng,
                                           allocation="rules", rotations=5, layout_sd=0.6,
-                                          strength=1.0), frozenset({REFUTED}), sup, par),
+                                          strength=1.0), ref, sup, par),
+        # S1c: a ratio of spreads (Fieller)
         Scenario("S1c equal spreads", "S1c", "rules as unbalanced as flat",
-                 pair(linear(5, steep), linear(5, steep)), sup, against, c),
+                 pair(linear(5, steep), linear(5, steep)), sup, ref, c, neg),
         Scenario("S1c at the tolerance", "S1c", "rules remove exactly a quarter",
                  pair(linear(5, steep * math.sqrt(0.75)), linear(5, steep)), sup, frozenset(),
+                 c, against),
+        Scenario("S1c at 1.2 x the tolerance", "S1c", "rules remove 30% (claim true)",
+                 pair(linear(5, steep * math.sqrt(0.70)), linear(5, steep)), against, sup, c),
+        Scenario("S1c at 1.5 x the tolerance", "S1c", "rules remove 37.5% (claim true)",
+                 pair(linear(5, steep * math.sqrt(0.625)), linear(5, steep)), against, sup,
                  c),
         Scenario("S1c overcompensated (steeper the other way)", "S1c",
                  "rules' spread larger", pair(linear(5, -1.2 * steep), linear(5, steep)),
-                 sup, frozenset({REFUTED}), c),
+                 sup, ref, c),
         Scenario("S1c much flatter", "S1c", "rules remove 96%",
                  pair(linear(5, 0.2 * steep), linear(5, steep)), against, sup, c),
     ]
+    return out
 
 
-def table(reps: int, n: int, looks: list[int], seed: int = 0, tolerance: float = 0.03
-          ) -> list[dict]:
-    """Every scenario at one look of ``n`` games, at the looks ``looks`` of an extended run,
-    following the advice (up to 5 looks), and until settled over ``looks``."""
+def table(reps: int, n: int, looks: list[int], seed: int = 0, tolerance: float = 0.03,
+          names=None) -> list[dict]:
+    """Every scenario (or those ``names``) at one look of ``n`` games, at the looks ``looks``
+    of an extended run, following the advice (up to 5 looks), and until settled over
+    ``looks``."""
     out = []
     for sc in scenarios(tolerance):
+        if names is not None and sc.name not in names:
+            continue
         for mode, sizes, seq in (("one look", [n], False), ("extended x2 x4 x8 x16", looks, False),
                                  ("following the advice", None, False),
                                  ("until settled", looks, True)):
@@ -308,11 +354,35 @@ def table(reps: int, n: int, looks: list[int], seed: int = 0, tolerance: float =
             r = run(sc, reps, sizes, seed, sequential=seq, first=n)
             out.append({"scenario": sc.name, "claim": sc.claim, "truth": sc.truth,
                         "mode": mode, "games": r["games"],
-                        "wrong verdicts": ",".join(sorted(sc.wrong)) or "-",
+                        "wrong verdicts": _labels(sc.wrong),
                         "wrong rate": r["wrong"], "se": r["se_wrong"],
+                        "other side": _labels(sc.wrong2) if sc.edge else "",
+                        "other side rate": r["wrong2"] if sc.edge else math.nan,
+                        "se2": r["se_wrong2"],
+                        "bound": ALPHA / 2 if mode in ("one look", "until settled") else ALPHA,
                         "right rate": r["right"] if sc.right else math.nan,
                         **r["tally"], "seconds": time.perf_counter() - t0})
     return out
+
+
+def _labels(labels) -> str:
+    return ",".join(sorted(labels)) or "-"
+
+
+def markdown(rows: list[dict]) -> list[str]:
+    """The table's rows as Markdown: both sides' wrong rates, each against its bound."""
+    lines = ["| scenario | mode | wrong verdicts: rate (± MC se) | at an edge, the other side: "
+             "rate (± MC se) | bound each | right rate | supported / negligible / refuted / "
+             "inconclusive |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        right = "" if math.isnan(r["right rate"]) else f"{100 * r['right rate']:.1f}%"
+        other = "" if not r["other side"] else \
+            f"{r['other side']}: {100 * r['other side rate']:.2f}% ± {100 * r['se2']:.2f}"
+        lines.append(f"| {r['scenario']} | {r['mode']} | {r['wrong verdicts']}: "
+                     f"{100 * r['wrong rate']:.2f}% ± {100 * r['se']:.2f} | {other} | "
+                     f"{100 * r['bound']:g}% | {right} | {r[SUPPORTED]} / {r[NEGLIGIBLE]} / "
+                     f"{r[REFUTED]} / {r['inconclusive']} |")
+    return lines
 
 
 def main(argv=None) -> None:
@@ -324,14 +394,7 @@ def main(argv=None) -> None:
     ap.add_argument("--out", default=None, help="a Markdown file for the table")
     args = ap.parse_args(argv)
     looks = [args.games, 2 * args.games, 4 * args.games, 8 * args.games, 16 * args.games]
-    rows = table(args.reps, args.games, looks, args.seed, args.tolerance)
-    lines = ["| scenario | mode | wrong verdicts | wrong rate (± MC se) | right rate | "
-             "supported / negligible / refuted / inconclusive |", "|---|---|---|---|---|---|"]
-    for r in rows:
-        right = "" if math.isnan(r["right rate"]) else f"{100 * r['right rate']:.1f}%"
-        lines.append(f"| {r['scenario']} | {r['mode']} | {r['wrong verdicts']} | "
-                     f"{100 * r['wrong rate']:.2f}% ± {100 * r['se']:.2f} | {right} | "
-                     f"{r[SUPPORTED]} / {r[NEGLIGIBLE]} / {r[REFUTED]} / {r['inconclusive']} |")
+    lines = markdown(table(args.reps, args.games, looks, args.seed, args.tolerance))
     sc = {x.name: x for x in scenarios(args.tolerance)}
     lines += ["", "| scenario | advised games | settled rightly |", "|---|---|---|"]
     for name in ("S1 large: seat 1 +2 tolerances", "S1b inside: seat 1 +tolerance/2",

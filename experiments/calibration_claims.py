@@ -15,8 +15,9 @@ import math
 
 import numpy as np
 
-from .calibration import Scenario, _winners, linear, run, synthetic
+from .calibration import Scenario, _labels, _winners, linear, markdown, run, synthetic
 from .decisions import NEGLIGIBLE, REFUTED, SUPPORTED
+from .inference import ALPHA
 from .games import SettingData
 from .rotations import rotations
 
@@ -186,6 +187,32 @@ def w_for(change: float) -> float:
     return 3 / (change + 0.5) - 5
 
 
+# ------------------------------------------------------------------------------ N1
+def counts(gap_edge: float, tie_edge: float, gap: float = 0.15, ties: float = 0.10):
+    """4, 5 and 6 players, every seat equally likely to win (fairness equal): 4 players' mean
+    winning gap (top two scores over a player's value) ``gap_edge`` below the others' ``gap``,
+    and its share of shared tops ``tie_edge`` below their ``ties``. 4 players is then better
+    than each other count on closeness and decisiveness by exactly those margins."""
+    def make(rng, n):
+        out = []
+        for players in (4, 5, 6):
+            t = ties - (tie_edge if players == 4 else 0.0)
+            g = gap - (gap_edge if players == 4 else 0.0)
+            value = {4: 28, 5: 24, 6: 22}[players]
+            winner = rng.integers(0, players, n)
+            second = (winner + rng.integers(1, players, n)) % players
+            tied = rng.random(n) < t
+            margin = np.where(tied, 0.0, rng.exponential(g / (1 - t), n))
+            score = rng.uniform(0, 10, (n, players))
+            rows = np.arange(n)
+            score[rows, second] = 12.0
+            score[rows, winner] = 12.0 + margin * value
+            out.append(_setting(f"p{players}-rules", players, score, rng=rng,
+                                seating=("s",) * players))
+        return out
+    return make
+
+
 # ------------------------------------------------------------------------------ the suite
 def scenarios(scale: float = 1.0) -> list[Scenario]:
     """Each rule with its truth at the edge of a wrong "supported" (and a few nulls and large
@@ -194,53 +221,97 @@ def scenarios(scale: float = 1.0) -> list[Scenario]:
     t = 0.01 * scale
     k2, luck = variance_table(1.0, 1.0, 1.0, 1.0)
     k2_big, _ = variance_table(0.2, 0.3, 1.0, 2.0)
-    return [
+    against = frozenset({REFUTED, NEGLIGIBLE})
+    ref = frozenset({REFUTED})
+    n1 = {"gap": t, "ties": t, "fairness": 0.0025 * scale}
+    out = [
         Scenario("B2 a boat worth exactly the tolerance", "B2", "value = tolerance",
-                 boats(t), SUP, frozenset(), {"tolerance": t}),
+                 boats(t), SUP, frozenset(), {"tolerance": t}, against),
         Scenario("B2 a boat worth nothing", "B2", "value 0", boats(0.0), NOT_NULL,
-                 frozenset({REFUTED}), {"tolerance": t}),
+                 ref, {"tolerance": t}),
         Scenario("B2 a boat worth 3 tolerances", "B2", "value 3 x tolerance", boats(3 * t),
-                 frozenset({REFUTED, NEGLIGIBLE}), SUP, {"tolerance": t}),
+                 against, SUP, {"tolerance": t}),
         Scenario("B2r a boat worth exactly one seat", "B2r", "rate = 1 seat",
-                 boats(0.05, -0.05), SUP, frozenset(), {"tolerance": 1.0}),
+                 boats(0.05, -0.05), SUP, frozenset(), {"tolerance": 1.0}, against),
+    ]
+    for k in (1.2, 1.5):
+        out.append(Scenario(f"B2r a boat worth {k} seats", "B2r", f"rate = {k} seats (true)",
+                            boats(0.05 * k, -0.05), against, SUP, {"tolerance": 1.0}))
+    out += [
         Scenario("B2r a boat worth three seats", "B2r", "rate = 3 seats",
-                 boats(0.15, -0.05), frozenset({REFUTED, NEGLIGIBLE}), SUP,
-                 {"tolerance": 1.0}),
+                 boats(0.15, -0.05), against, SUP, {"tolerance": 1.0}),
         Scenario("S2v a turn worth exactly the tolerance", "S2v", "slope = tolerance",
-                 turn_slope(0.5), SUP, frozenset(), {"tolerance": 0.5}),
+                 turn_slope(0.5), SUP, frozenset(), {"tolerance": 0.5}, against),
         Scenario("S2v a turn worth nothing", "S2v", "slope 0", turn_slope(0.0), NOT_NULL,
-                 frozenset({REFUTED}), {"tolerance": 0.5}),
+                 ref, {"tolerance": 0.5}),
         Scenario("K2 luck exactly half", "K2", f"luck share {luck:.2f}", k2, SUP,
-                 frozenset(), {"threshold": 0.5}),
-        Scenario("K2 luck 80%", "K2", "luck share 0.85", k2_big, frozenset({REFUTED}), SUP,
+                 frozenset(), {"threshold": 0.5}, ref),
+        Scenario("K2 luck 60% (1.2 x the threshold)", "K2", "luck share 0.60",
+                 variance_table(1.0, 1.0, 1.5, 1.5)[0], ref, SUP, {"threshold": 0.5}),
+        Scenario("K2 luck 75% (1.5 x the threshold)", "K2", "luck share 0.75",
+                 variance_table(0.5, 0.5, 1.5, 1.5)[0], ref, SUP, {"threshold": 0.5}),
+        Scenario("K2 luck 80%", "K2", "luck share 0.85", k2_big, ref, SUP,
                  {"threshold": 0.5}),
         Scenario("N4 share lost exactly at its tolerance, per round far above", "N4",
                  "one part at the edge", two_counts(0.05, 5.0), SUP, frozenset(),
-                 {"lost": 0.05, "per_round": 0.1}),
-        Scenario("N4 both far above", "N4", "both parts large", two_counts(0.15, 5.0),
-                 frozenset({REFUTED, NEGLIGIBLE}), SUP, {"lost": 0.05, "per_round": 0.1}),
-        Scenario("E1 exactly one round longer, scores equal", "E1", "one part at its margin",
-                 expansions(1.0, 0.0), SUP, frozenset(), {"rounds": 1.0, "value": 0.02}),
-        Scenario("E1 as long, scores equal", "E1", "both parts inside",
-                 expansions(0.0, 0.0), frozenset({REFUTED}), SUP,
-                 {"rounds": 1.0, "value": 0.02}),
-        Scenario("L1 nobody's share moves", "L1", "no change", basher(1.0), NOT_NULL,
-                 frozenset({REFUTED}), {"tolerance": 2 * t}),
-        Scenario("L1 careful moves exactly the tolerance", "L1", "largest change = tolerance",
-                 basher(w_for(-2 * t)), SUP, frozenset(), {"tolerance": 2 * t}),
-        Scenario("L1 careful moves 3 tolerances", "L1", "largest change 3 x tolerance",
-                 basher(w_for(-6 * t)), frozenset({REFUTED, NEGLIGIBLE}), SUP,
-                 {"tolerance": 2 * t}),
+                 {"lost": 0.05, "per_round": 0.1}, against),
     ]
+    for k in (1.2, 1.5):
+        out.append(Scenario(f"N4 share lost at {k} x its tolerance, per round far above",
+                            "N4", "both parts above (claim true)", two_counts(0.05 * k, 5.0),
+                            against, SUP, {"lost": 0.05, "per_round": 0.1}))
+    out += [
+        Scenario("N4 both far above", "N4", "both parts large", two_counts(0.15, 5.0),
+                 against, SUP, {"lost": 0.05, "per_round": 0.1}),
+        Scenario("E1 exactly one round longer, scores equal", "E1", "one part at its margin",
+                 expansions(1.0, 0.0), SUP, frozenset(), {"rounds": 1.0, "value": 0.02}, ref),
+    ]
+    for k in (1.2, 1.5):
+        out.append(Scenario(f"E1 {k} rounds longer, scores equal", "E1",
+                            f"one part {k} x its margin (claim false)",
+                            expansions(k, 0.0), SUP, ref, {"rounds": 1.0, "value": 0.02}))
+    out += [
+        Scenario("E1 as long, scores equal", "E1", "both parts inside",
+                 expansions(0.0, 0.0), ref, SUP, {"rounds": 1.0, "value": 0.02}),
+        Scenario("L1 nobody's share moves", "L1", "no change", basher(1.0), NOT_NULL,
+                 ref, {"tolerance": 2 * t}),
+        Scenario("L1 careful moves exactly the tolerance", "L1", "largest change = tolerance",
+                 basher(w_for(-2 * t)), SUP, frozenset(), {"tolerance": 2 * t}, against),
+    ]
+    for k in (1.2, 1.5):
+        out.append(Scenario(f"L1 careful moves {k} x the tolerance", "L1",
+                            f"largest change {k} x tolerance (claim true)",
+                            basher(w_for(-2 * k * t)), against, SUP, {"tolerance": 2 * t}))
+    out += [
+        Scenario("L1 careful moves 3 tolerances", "L1", "largest change 3 x tolerance",
+                 basher(w_for(-6 * t)), against, SUP, {"tolerance": 2 * t}),
+        Scenario("N1 every count alike", "N1", "4 players no better", counts(0.0, 0.0),
+                 SUP, ref, n1),
+        Scenario("N1 4 players better by exactly the tolerances", "N1",
+                 "closeness and decisiveness at the edge", counts(t, t), SUP, frozenset(),
+                 n1, ref),
+    ]
+    for k in (1.2, 1.5):
+        out.append(Scenario(f"N1 4 players better by {k} x the tolerances", "N1",
+                            f"closeness and decisiveness {k} x (claim true)",
+                            counts(k * t, k * t), ref, SUP, n1))
+    return out
 
 
-def table(reps: int, n: int, scale: float, seed: int = 0) -> list[dict]:
+def table(reps: int, n: int, scale: float, seed: int = 0, names=None) -> list[dict]:
+    """Every scenario (or those ``names``) at one fixed look of ``n`` game indices: both
+    sides' wrong rates, each against its bound of alpha / 2."""
     out = []
     for sc in scenarios(scale):
+        if names is not None and sc.name not in names:
+            continue
         r = run(sc, reps, [n], seed)
         out.append({"scenario": sc.name, "claim": sc.claim, "truth": sc.truth,
-                    "wrong verdicts": ",".join(sorted(sc.wrong)) or "-",
+                    "mode": "one look", "wrong verdicts": _labels(sc.wrong),
                     "wrong rate": r["wrong"], "se": r["se_wrong"],
+                    "other side": _labels(sc.wrong2) if sc.edge else "",
+                    "other side rate": r["wrong2"] if sc.edge else math.nan,
+                    "se2": r["se_wrong2"], "bound": ALPHA / 2,
                     "right rate": r["right"] if sc.right else math.nan, **r["tally"]})
     return out
 
@@ -252,15 +323,7 @@ def main(argv=None) -> None:
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    lines = ["| scenario | truth | wrong verdicts | wrong rate (± MC se) | right rate | "
-             "supported / negligible / refuted / inconclusive |", "|---|---|---|---|---|---|"]
-    for r in table(args.reps, args.games, args.scale, args.seed):
-        right = "" if math.isnan(r["right rate"]) else f"{100 * r['right rate']:.1f}%"
-        lines.append(f"| {r['scenario']} | {r['truth']} | {r['wrong verdicts']} | "
-                     f"{100 * r['wrong rate']:.2f}% ± {100 * r['se']:.2f} | {right} | "
-                     f"{r[SUPPORTED]} / {r[NEGLIGIBLE]} / {r[REFUTED]} / "
-                     f"{r['inconclusive']} |")
-    print("\n".join(lines))
+    print("\n".join(markdown(table(args.reps, args.games, args.scale, args.seed))))
 
 
 if __name__ == "__main__":

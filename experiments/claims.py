@@ -74,13 +74,14 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in (
           "seat 1's win share minus 1/N (pp); the slope over seats in the detail",
           "supported when either criterion shows an advantage larger than the tolerance: the "
           "slope of win share over seats below -tolerance/(N-1) per seat, or seat 1 above 1/N "
-          "+ tolerance (each at Bonferroni alpha/2, intervals 97.5%); negligible when every "
-          "seat's 95% interval lies within 1/N ± tolerance (TOST, intersection-union) and one "
-          "criterion still shows a real advantage; refuted when every seat lies within it "
-          "without one, or when the order is shown reversed (seat 1 below 1/N and the slope "
-          "above 0, both at 97.5%); else inconclusive",
-          "the two criteria (slope, seat 1) for support and for a reversed order: Bonferroni; "
-          "the seats for the balance part: intersection-union (no correction)",
+          "+ tolerance (each by the direction rule at Bonferroni alpha/2, intervals 97.5%); "
+          "negligible or refuted only when both criteria are (negligible when either still "
+          "shows a real advantage); else inconclusive. Every seat within 1/N ± tolerance is "
+          "not enough to rule the claim out (it allows a slope of tolerance/2 per seat at 5 "
+          "players, twice the slope's tolerance): the seats' TOST and 'fair within' are in "
+          "the detail",
+          "the two criteria (slope, seat 1): Bonferroni for support, intersection-union "
+          "against it (both must be ruled out)",
           {"tolerance": TOL_SEAT}),
     Claim("S1b", "D", "The rules' boats compensate: the first seats get one boat fewer "
           "(5 players 1,1,2,2,2; 6 players 1,1,1,1,2,2).",
@@ -211,10 +212,9 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in (
           "does win share fall with seat (2 players: player A against B)?",
           "seat 1's win share minus 1/N (pp); the slope over seats in the detail",
           "as S1: supported when either criterion shows an advantage larger than the "
-          "tolerance (Bonferroni alpha/2 each); negligible when every seat lies within 1/N ± "
-          "tolerance (TOST) and a criterion shows a real advantage; refuted when every seat "
-          "lies within it without one, or when the order is shown reversed; else inconclusive",
-          "the two criteria: Bonferroni; the seats for the balance part: intersection-union",
+          "tolerance (Bonferroni alpha/2 each); negligible or refuted only when both criteria "
+          "are; else inconclusive",
+          "the two criteria: Bonferroni for support, intersection-union against it",
           {"tolerance": TOL_SEAT}, "pp"),
     Claim("S4", "H", "With 2 players (two colours each, seated A,B,A,B) player A gets more "
           "turns.",
@@ -335,6 +335,13 @@ CLAIMS: dict[str, Claim] = {c.id: c for c in (
           DIRECTION_RULE, "none (one comparison per scope)",
           {"tolerance": TOL_SEAT}, "pp"),
 )}
+
+
+def win_share_params(cid: str) -> list[str]:
+    """The parameters of a claim that are a tolerance in win share (what the report's
+    sensitivity view varies: 0.5, 1, 2 and 3 pp)."""
+    return [k for k, p in CLAIMS[cid].params.items()
+            if not p.counts and p.words.startswith("win share")]
 
 
 def check_claims(claims: dict) -> str | None:

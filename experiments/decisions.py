@@ -67,6 +67,7 @@ class Decision:
     p_value: float
     games_needed: int | None = None
     parts: list = field(default_factory=list)      # (name, effect, low, high) of each part
+    within: float = math.nan        # balance rules: "fair within ±within" (``fair_within``)
 
 
 def _next(look: Look, n: int) -> Look:
@@ -124,8 +125,21 @@ def balance(parts: list[tuple[str, Estimate]], tol: float, alpha: float = ALPHA,
     need = min(options) if options else None
     worst = max(range(k), key=lambda i: abs(shown[i][1]))
     _, effect, lo, hi = shown[worst]
-    return Decision(verdict, effect, lo, hi, max(e.n for _, e in parts), max(p_tost), need,
-                    shown)
+    dec = Decision(verdict, effect, lo, hi, max(e.n for _, e in parts), max(p_tost), need,
+                   shown)
+    dec.within = fair_within(dec)
+    return dec
+
+
+def fair_within(dec: Decision) -> float:
+    """"Fair within ±X": the smallest tolerance a balance decision's parts pass, the largest
+    distance from 0 of any part's interval (at the rule's level). It is an upper confidence
+    bound on the largest true distance of any part, valid for all parts at once with no
+    correction: it fails only when the farthest part lies beyond its own interval, at most
+    ``alpha / 2``."""
+    if not dec.parts:
+        return math.nan
+    return max(max(abs(lo), abs(hi)) for _, _, lo, hi in dec.parts)
 
 
 def threshold(est: Estimate, thr: float, alpha: float = ALPHA, look: Look = FIXED) -> Decision:
@@ -232,4 +246,4 @@ def changes(parts: list[tuple[str, Estimate]], tol: float, alpha: float = ALPHA,
         verdict = INCONCLUSIVE
     p = min(1.0, k * min(min(p_above(e, tol, look), p_below(e, -tol, look)) for _, e in parts))
     return Decision(verdict, bal.effect, bal.low, bal.high, bal.n, p, bal.games_needed,
-                    bal.parts)
+                    bal.parts, bal.within)

@@ -72,7 +72,11 @@ FIXED = Look()
 class Estimate:
     """The mean ``value`` of ``n`` per-index values with standard deviation ``sd``. ``lo`` and
     ``hi`` bound a single value (they clip intervals and size the constant-sample bound);
-    ``binary`` marks 0/1 values (Wilson at a fixed look). ``constant``: every value equal."""
+    ``bounded``: the per-index values are known to lie in ``[lo, hi]`` (a mean of bounded
+    values, not a delta-method function of means), which lets a sequential look at a small
+    sample use the non-asymptotic sequence (``SMALL``). ``binary`` marks a share of 0/1
+    values, kept through a shift or a mirror as ``value = offset + sign * share`` (Wilson on
+    the share itself at a fixed look). ``constant``: every value equal."""
     value: float
     sd: float
     n: int
@@ -80,15 +84,24 @@ class Estimate:
     hi: float = math.inf
     binary: bool = False
     constant: bool = False
+    offset: float = 0.0
+    sign: int = 1
+    bounded: bool = False
 
     def shifted(self, by: float) -> Estimate:
         """The same estimate of ``value - by`` (the difference from a target)."""
         return Estimate(self.value - by, self.sd, self.n, self.lo - by, self.hi - by,
-                        False, self.constant)
+                        self.binary, self.constant, self.offset - by, self.sign, self.bounded)
 
     def mirrored(self) -> Estimate:
         """The estimate of ``-value`` (a claim on the lower side, read on the upper side)."""
-        return Estimate(-self.value, self.sd, self.n, -self.hi, -self.lo, False, self.constant)
+        return Estimate(-self.value, self.sd, self.n, -self.hi, -self.lo, self.binary,
+                        self.constant, -self.offset, -self.sign, self.bounded)
+
+    @property
+    def share(self) -> float:
+        """The 0/1 share behind a ``binary`` estimate."""
+        return (self.value - self.offset) * self.sign
 
 
 def mean_of(x, lo: float = -math.inf, hi: float = math.inf) -> Estimate:
@@ -101,7 +114,8 @@ def mean_of(x, lo: float = -math.inf, hi: float = math.inf) -> Estimate:
     constant = bool(np.ptp(x) == 0)
     sd = 0.0 if constant or n < 2 else float(x.std(ddof=1))
     binary = bool(lo == 0 and hi == 1 and np.all((x == 0) | (x == 1)))
-    return Estimate(value, sd, n, lo, hi, binary, constant)
+    inside = bool(math.isfinite(lo) and math.isfinite(hi) and x.min() >= lo and x.max() <= hi)
+    return Estimate(value, sd, n, lo, hi, binary, constant, bounded=inside)
 
 
 def of_influence(value: float, psi, lo: float = -math.inf, hi: float = math.inf) -> Estimate:
@@ -170,7 +184,115 @@ def _zero_of_n(n: int, a: float) -> float:
     return 1.0 - a ** (1.0 / n) if n > 0 else 1.0
 
 
+# ------------------------------------------------------------------------------ small samples
+# The normal-mixture sequence above is valid as n grows (it standardises by the running sd);
+# for a share near 0 or 1 at a small n it is not yet: with a first look of 100 games and a
+# share of 0.05 one side was crossed 5.3% of the time against 2.5%, and 8-15 times its level at
+# the race's Bonferroni levels. So a sequential look at a mean of bounded values whose spread
+# is small against its range reads a non-asymptotic sequence instead: when
+# ``n * (sd / (hi - lo))**2`` -- for a share, ``n * p * (1 - p)`` -- is below
+# ``SMALL * z(1 - a)**2`` at a one-sided level ``a`` (the farther into the tail, the more
+# games a normal approximation needs). ``SMALL`` was set by simulation
+# (``experiments.calibration_sequences``; docs/calibration.md, "Small samples").
+SMALL = 12.0
+
+
+def _small(est: Estimate, a: float) -> bool:
+    """A sequential look at ``est`` at one-sided level ``a`` takes the non-asymptotic sequence
+    (see ``SMALL``)."""
+    span = est.hi - est.lo
+    return bool(est.bounded and math.isfinite(span) and span > 0
+                and est.n * (est.sd / span) ** 2 < SMALL * _z(1 - a) ** 2)
+
+
+def _log_beta_mixture(s: float, t: float, p: float, c: float) -> float:
+    """log of the one-sided beta-binomial mixture at mean ``p`` after ``t`` values in [0, 1]
+    summing to ``s``: the Bernoulli likelihood ratio ``prod (theta/p)^x ((1-theta)/(1-p))^(1-x)``
+    mixed over ``theta > p`` with a Beta(``c p``, ``c (1 - p)``) prior. For any value ``x`` in
+    [0, 1] of mean ``p`` (or less) each factor has expectation at most 1 (it is convex in x, so
+    below its chord, whose mean is 1), so the mixture is a nonnegative supermartingale however
+    the values are distributed and Ville's inequality bounds its crossing of ``1 / a`` at any
+    time by ``a``: a sequence valid at every n, with no normal approximation. It needs only the
+    sum, which the moments keep."""
+    a0, b0 = c * p, c * (1.0 - p)
+    big_a, big_b = a0 + s, b0 + t - s
+    tail = special.betaincc(big_a, big_b, p)
+    prior = special.betaincc(a0, b0, p)
+    if tail <= 0.0:
+        return -math.inf
+    return (float(special.betaln(big_a, big_b)) + math.log(tail)
+            - float(special.betaln(a0, b0)) - math.log(prior)
+            - s * math.log(p) - (t - s) * math.log1p(-p))
+
+
+def _concentration(t_opt: float, a: float) -> float:
+    """The prior's ``c``: its variance ``p (1 - p) / (c + 1)`` matches the normal mixture's
+    tuning ``rho`` (tightest near ``t_opt``)."""
+    return max(_rho(t_opt, a) - 1.0, 1.0)
+
+
+@lru_cache(maxsize=65536)
+def _beta_lower(s: float, t: float, a: float, c: float) -> float:
+    """The lower end of the one-sided ``1 - a`` sequence of a [0, 1] mean: the smallest p
+    the mixture has not rejected."""
+    if s <= 0:
+        return 0.0
+    mean = s / t
+    target = math.log(1.0 / a)
+    g = lambda p: _log_beta_mixture(s, t, p, c) - target    # noqa: E731
+    tiny = 1e-300
+    if g(tiny) <= 0:
+        return 0.0
+    if g(mean) >= 0:
+        return mean
+    from scipy import optimize
+    return float(optimize.brentq(g, tiny, mean, xtol=1e-14, rtol=1e-12))
+
+
+def _rescaled(est: Estimate) -> tuple[float, float]:
+    """``(sum, n)`` of the values mapped onto [0, 1] by their bounds."""
+    span = est.hi - est.lo
+    return (min(max((est.value - est.lo) / span, 0.0), 1.0) * est.n, float(est.n))
+
+
+def small_interval(est: Estimate, alpha: float, look: Look) -> tuple[float, float]:
+    """The non-asymptotic two-sided ``1 - alpha`` sequence of a mean of bounded values: each
+    side a one-sided beta-binomial mixture at ``alpha / 2``, mapped back from [0, 1]."""
+    s, t = _rescaled(est)
+    a = alpha / 2
+    c = _concentration(float(look.t_opt or est.n), a)
+    span = est.hi - est.lo
+    lower = _beta_lower(s, t, a, c)
+    upper = 1.0 - _beta_lower(t - s, t, a, c)
+    return (est.lo + span * lower, est.lo + span * upper)
+
+
+def _small_p_above(est: Estimate, edge: float, look: Look) -> float:
+    span = est.hi - est.lo
+    s, t = _rescaled(est)
+    e = (edge - est.lo) / span
+    if e < 0:
+        return 0.0
+    if e >= 1 or s / t <= e:
+        return 1.0
+    if e == 0:
+        return 0.0
+    c = _concentration(float(look.t_opt or est.n), ALPHA / 2)
+    return float(min(1.0, math.exp(-_log_beta_mixture(s, t, e, c))))
+
+
 # ------------------------------------------------------------------------------ intervals
+def _wilson(est: Estimate, alpha: float) -> tuple[float, float]:
+    """Wilson's interval of the 0/1 share behind ``est``, mapped to ``est``'s scale."""
+    from statsmodels.stats.proportion import proportion_confint
+    share = min(max(est.share, 0.0), 1.0)
+    lo, hi = proportion_confint(share * est.n, est.n, alpha=alpha, method="wilson")
+    lo, hi = float(lo), float(hi)
+    if est.sign > 0:
+        return (est.offset + lo, est.offset + hi)
+    return (est.offset - hi, est.offset - lo)
+
+
 def interval(est: Estimate, alpha: float = ALPHA, look: Look = FIXED) -> tuple[float, float]:
     """The two-sided ``1 - alpha`` interval of the mean at this look, clipped to its bounds."""
     if est.n == 0 or math.isnan(est.value):
@@ -183,11 +305,21 @@ def interval(est: Estimate, alpha: float = ALPHA, look: Look = FIXED) -> tuple[f
     if est.n < 2:
         return (est.lo, est.hi)
     if est.binary and not look.sequential:
-        from statsmodels.stats.proportion import proportion_confint
-        lo, hi = proportion_confint(est.value * est.n, est.n, alpha=alpha, method="wilson")
-        return (float(lo), float(hi))
+        return _wilson(est, alpha)
+    if look.sequential and _small(est, alpha / 2):
+        return small_interval(est, alpha, look)
     half = est.sd * radius(est.n, alpha, look)
     return (max(est.lo, est.value - half), min(est.hi, est.value + half))
+
+
+def _wilson_p_above(share: float, edge: float, n: int) -> float:
+    """The score test's p of "the share is above ``edge``" (consistent with Wilson)."""
+    if edge <= 0:
+        return 0.0
+    if edge >= 1:
+        return 1.0
+    z = (share - edge) / math.sqrt(edge * (1 - edge) / n)
+    return float(special.ndtr(-z))
 
 
 def p_above(est: Estimate, edge: float, look: Look = FIXED) -> float:
@@ -204,15 +336,15 @@ def p_above(est: Estimate, edge: float, look: Look = FIXED) -> float:
     if est.n < 2:
         return 1.0
     if est.binary and not look.sequential:
-        if edge <= 0:
-            return 0.0
-        if edge >= 1:
-            return 1.0
-        z = (est.value - edge) / math.sqrt(edge * (1 - edge) / est.n)
-        return float(special.ndtr(-z))
+        share = min(max(est.share, 0.0), 1.0)
+        if est.sign > 0:                    # value > edge: the share above edge - offset
+            return _wilson_p_above(share, edge - est.offset, est.n)
+        return _wilson_p_above(1.0 - share, 1.0 - (est.offset - edge), est.n)
     if est.sd == 0:
         return 0.0 if est.value > edge else 1.0
     if look.sequential:
+        if _small(est, ALPHA / 2):
+            return _small_p_above(est, edge, look)
         s = est.n * (est.value - edge) / est.sd
         if s <= 0:
             return 1.0

@@ -37,6 +37,7 @@ Only the standard library is imported at module level (pyarrow for ``.parquet`` 
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -137,6 +138,31 @@ def unwritable(path: str | os.PathLike) -> str | None:
     except OSError as e:
         return (f"directory {directory} is not writable ({e.strerror or e}); "
                 f"choose a writable directory")
+    return None
+
+
+def unwritable_folder(path: str | os.PathLike) -> str | None:
+    """Why the folder ``path`` cannot be written (one line), or None: an existing folder must
+    accept a new file; a missing one is made with its missing parents in the nearest existing
+    folder above it, which must accept a new folder (both probed, and the probe removed at
+    once: a read-only mount or a folder of another user is found before any work, also by
+    root, whom the mode bits do not stop)."""
+    path = os.path.abspath(os.fspath(path))
+    at = path
+    while not os.path.lexists(at) and os.path.dirname(at) != at:
+        at = os.path.dirname(at)
+    if not os.path.isdir(at):
+        if at == path:
+            return f"{path} is a file, not a folder; choose another folder"
+        return f"cannot make the folder {path}: {at} is a file; choose another folder"
+    try:
+        probe = tempfile.mkdtemp(dir=at, prefix=".survive-sim-probe-")
+        os.rmdir(probe)
+    except OSError as e:
+        if at != path:
+            return (f"cannot make the folder {path}: {at} is not writable "
+                    f"({e.strerror or e}); choose a writable folder")
+        return f"the folder {at} is not writable ({e.strerror or e}); choose a writable folder"
     return None
 
 
@@ -367,6 +393,76 @@ def check_folder_target(folder, marker: str, family: str, what: str = "report"):
               f"{what} made by this writer (no valid {marker}); choose another folder or "
               f"remove it")
     return out, True
+
+
+_LOCKS_HELD: dict[str, int] = {}              # the folder locks this process holds (depth)
+
+
+@contextlib.contextmanager
+def folder_lock(folder, what: str = "report"):
+    """Hold ``.NAME.lock`` beside the folder ``folder`` while a ``what`` is built for it and
+    swapped in: another writer of the same folder -- a second command started meanwhile -- is
+    refused with one line naming the live holder (``ValueError``) instead of colliding with it
+    in the swap. The lock holds the writer's pid, start time and boot (``runs.lock_text``): one
+    left by a killed writer is taken over. Taken again by the process that holds it (a report
+    checks early and writes late), it is held once. An ``OSError`` making it names ``folder``
+    (``error.target``, as ``experiments.atomic`` does)."""
+    from .runs import lock_holder, lock_text   # here: runs loads the simulator package
+    out = Path(os.path.abspath(os.fspath(folder)))
+    lock = out.parent / f".{out.name}.lock"
+    key = str(lock)
+    if _LOCKS_HELD.get(key):
+        _LOCKS_HELD[key] += 1
+        try:
+            yield lock
+        finally:
+            _LOCKS_HELD[key] -= 1
+        return
+    from .atomic import interrupts_held     # here, beside the lock's other helpers above
+    with interrupts_held():                  # made and known, or not made: never left behind
+        _take_lock(lock, out, what, lock_holder, lock_text)
+        _LOCKS_HELD[key] = 1
+    try:
+        yield lock
+    finally:
+        _LOCKS_HELD.pop(key, None)
+        with contextlib.suppress(OSError):
+            lock.unlink()
+
+
+def _take_lock(lock: Path, out: Path, what: str, lock_holder, lock_text) -> None:
+    for _ in range(3):
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            try:
+                text = lock.read_text(encoding="utf-8", errors="replace")
+            except FileNotFoundError:
+                continue                             # its holder just finished
+            except OSError as e:
+                _fail(f"cannot read the lock {lock} ({e.strerror or e})")
+            pid = lock_holder(text, lock)
+            if pid is not None:
+                _fail(f"{out} is being written by another survive-sim (pid {pid}); wait for "
+                      f"it to finish or choose another folder")
+            with contextlib.suppress(OSError):      # its writer is gone: take it over
+                if lock.read_text(encoding="utf-8", errors="replace") == text:
+                    lock.unlink()
+            continue
+        except OSError as e:                         # a full disk, a read-only folder ...
+            e.target = str(out)
+            raise
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(lock_text())
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                lock.unlink()
+            e.target = str(out)
+            raise
+        return
+    _fail(f"cannot lock {out}: {lock} keeps coming back; is another survive-sim starting "
+          f"there?")
 
 
 def folder_files(folder, marker: str, family: str, layout=None) -> set[str] | None:

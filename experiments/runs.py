@@ -114,6 +114,23 @@ def chunk_ok(path: Path, meta: dict) -> bool:
         return False
 
 
+def chunk_holds(path: Path, meta: dict, need: int) -> bool:
+    """The file is a complete chunk of this identity written when the run asked for fewer
+    games (a smaller ``count``: a round of ``study --until-settled`` before the next round
+    rewrote it), and it holds at least the chunk's first ``need`` games. A reader of a
+    prefix of the run can use it as it is: game ``i`` is the same game whatever the run's
+    size."""
+    import pyarrow.parquet as pq
+    try:
+        found = json.loads(pq.read_metadata(path).metadata[META_KEY])
+        count = int(found.get("count", 0))
+    except Exception:
+        return False
+    if not need <= count < meta["count"]:
+        return False
+    return chunk_ok(path, {**meta, "count": count})
+
+
 # ------------------------------------------------------------------------------ the folder
 @dataclass
 class RunFolder:
@@ -225,8 +242,14 @@ class RunFolder:
             except OSError as e:
                 raise RunError(f"cannot write in {self.path} ({e.strerror or e}); choose "
                                f"another --out") from None
-            with os.fdopen(fd, "w") as f:
-                f.write(lock_text())
+            try:
+                with os.fdopen(fd, "w") as f:
+                    f.write(lock_text())
+            except OSError as e:                              # a full disk: no lock left
+                with contextlib.suppress(OSError):
+                    lock.unlink()
+                e.target = str(self.path)
+                raise
             break
         else:
             raise RunError(f"cannot lock {self.path}: {lock} keeps coming back; is another "
@@ -510,7 +533,8 @@ def finished_chunks(path: str | Path, games: int | None = None
             p = folder.chunk_path(label, k)
             meta = {"run": manifest["run"], "setting": label, "chunk": k, "first": first,
                     "count": count, "seed": seed}
-            if chunk_ok(p, meta):
+            if chunk_ok(p, meta) or (upto < first + count
+                                     and chunk_holds(p, meta, upto - first)):
                 mine.append(str(p))
                 have += min(count, upto - first)
         files[label] = mine

@@ -43,6 +43,7 @@ ALLOCATIONS = ("rules", "flat", "reversed")          # named boat allocations (X
 DEFAULT_CHUNK = 10_000
 MAX_INDEX = 2**63 - 1                                 # game indices and seeds are 63-bit
 MAX_TURNS = 2**31 - 1                                 # the engine's turn cap is an int32
+MAX_CHUNKS = 1_000_000                                # chunk files a run folder takes, in all
 TOP_KEYS = ("name", "description", "seed", "games", "chunk", "skip_invalid", "plugins", "grid",
             "claims")
 # grid key -> (default values, what one value must be, checker of one value)
@@ -56,6 +57,19 @@ class SpecError(ValueError):
 
 def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def chunk_files_problem(games: int, chunk: int, settings: int = 1) -> str | None:
+    """Why ``games`` per setting of ``settings`` settings in chunks of ``chunk`` are more chunk
+    files than a run folder takes (``MAX_CHUNKS`` in all: every one is planned, listed and
+    checked before the first game, so a count such as 2**63-1 would hang there), or None."""
+    files = -(-games // chunk) * settings
+    if files <= MAX_CHUNKS:
+        return None
+    return (f"{games:,} games per setting in chunks of {chunk:,} are {files:,} chunk files for "
+            f"{settings:,} setting{'s' * (settings != 1)}, more than a run folder takes "
+            f"({MAX_CHUNKS:,}); at most {MAX_CHUNKS // settings * chunk:,} games per setting "
+            f"with this chunk (a larger chunk allows more)")
 
 
 def _check_players(v):
@@ -304,6 +318,9 @@ def build(data: dict, source: str = "command line", text: str = "") -> Spec:
     problem = check_claims(claims)
     if problem:
         bad("claims", problem)
+    problem = chunk_files_problem(games, chunk, len(points))
+    if problem:
+        bad("games", problem)
     return Spec(name=name, seed=seed, games=games, chunk=chunk, points=tuple(points),
                 grid=values, skipped=tuple(skipped), description=description, source=source,
                 claims=claims, plugins=plugins)

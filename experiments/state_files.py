@@ -62,8 +62,14 @@ class StateLock:
                 with contextlib.suppress(OSError):
                     self.lock.unlink()
                 continue
-            with os.fdopen(fd, "w") as f:
-                f.write(lock_text())
+            try:
+                with os.fdopen(fd, "w") as f:
+                    f.write(lock_text())
+            except OSError as e:                  # a full disk: no lock left behind
+                with contextlib.suppress(OSError):
+                    self.lock.unlink()
+                e.target = str(self.lock.parent)
+                raise
             self.held = True
             return self
         raise self.error(f"cannot lock {self.lock.parent}", self.param)

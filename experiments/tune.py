@@ -350,6 +350,7 @@ class TuneState:
         self.holdout = doc if isinstance(doc, dict) else None
 
     def __enter__(self) -> TuneState:
+        made = not self.folder.exists()
         try:
             self.folder.mkdir(exist_ok=True)
             lock = StateLock(self.folder)
@@ -358,6 +359,7 @@ class TuneState:
         except StateError as e:
             raise TuneError(str(e), "--out") from None
         except OSError as e:
+            self._unmake(made)
             raise TuneError(f"cannot write {self.folder}: {e.strerror or e}", "--out") from None
         try:
             for x in self.folder.iterdir():
@@ -371,8 +373,16 @@ class TuneState:
                 self.generations, self.holdout, self.discard = [], None, False
         except BaseException:
             self.lock.__exit__()
+            self._unmake(made)
             raise
         return self
+
+    def _unmake(self, made: bool) -> None:
+        """The folder this call made, when it failed before saving anything (a full disk):
+        removed, if empty."""
+        if made:
+            with contextlib.suppress(OSError):
+                self.folder.rmdir()
 
     def __exit__(self, *exc) -> bool:
         if self.lock is not None:

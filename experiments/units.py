@@ -184,7 +184,9 @@ class Joint:
         constant = bool(m.hi[j] == m.lo[j])
         sd = 0.0 if constant or m.n < 2 else math.sqrt(max(m.m2[j, j] / (m.n - 1), 0.0))
         binary = bool(lo == 0 and hi == 1 and m.other[j] == 0)
-        return Estimate(float(m.mean[j]), sd, m.n, lo, hi, binary, constant)
+        inside = bool(math.isfinite(lo) and math.isfinite(hi) and m.lo[j] >= lo
+                      and m.hi[j] <= hi)
+        return Estimate(float(m.mean[j]), sd, m.n, lo, hi, binary, constant, bounded=inside)
 
     def diff(self, name: str, lo: float = -math.inf, hi: float = math.inf) -> Estimate:
         return self.est(name, lo, hi, part=-1)

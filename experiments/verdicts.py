@@ -36,18 +36,21 @@ from .rotations import rotated_label
 from .units import Catalog, from_frame
 
 COLUMNS = ("claim", "play", "scope", "verdict", "measure", "effect", "low", "high", "n",
-           "tolerance", "p_value", "interval", "looks", "settled_at", "games_needed", "detail",
-           "test", "rule", "family", "question", "across_ladder")
+           "tolerance", "fair_within", "p_value", "interval", "looks", "settled_at",
+           "games_needed", "detail", "test", "rule", "family", "question", "across_ladder",
+           "wrong_at_most")
 
 LADDER_RULE = (
-    "across the ladder (the same claim and scope judged on each style of play: self-play of "
-    "each rung, and each mixed line-up played in every rotation and pooled): 'holds for every "
-    "style' when every style's verdict is supported; 'refuted for every style' when every one "
-    "is refuted ('refuted or negligible for every style' when each is one of the two); with "
-    "each style re-judged at alpha/k for the k styles (Bonferroni): 'depends on the style of "
-    "play' when some are supported and others refuted or negligible, 'holds for some styles' "
-    "when some are supported and the rest inconclusive, 'refuted or negligible for some "
-    "styles' when some are and the rest inconclusive; 'inconclusive' otherwise")
+    "across the ladder (the same claim and scope judged on each bot style we play: self-play "
+    "of each rung, and each mixed line-up played in every rotation and pooled): 'holds for "
+    "every bot style we play' when every style's verdict is supported; 'refuted for every bot "
+    "style we play' when every one is refuted ('refuted or negligible for every bot style we "
+    "play' when each is one of the two); with each style re-judged at alpha/k for the k "
+    "styles (Bonferroni): 'depends on the bot style' when some are supported and others "
+    "refuted or negligible, 'holds for some bot styles' when some are supported and the rest "
+    "inconclusive, 'refuted or negligible for some bot styles' when some are and the rest "
+    "inconclusive; 'inconclusive' otherwise. The styles are bots of this package: none of "
+    "it is a claim about people")
 
 
 def judged_across(label: str) -> bool:
@@ -61,21 +64,21 @@ def ladder_summary(verdicts: list[str], adjusted: list[str] | None = None) -> st
     ``adjusted`` at alpha / k (the same when not given)."""
     v = set(verdicts)
     if v == {D.SUPPORTED}:
-        return "holds for every style"
+        return "holds for every bot style we play"
     if v == {D.REFUTED}:
-        return "refuted for every style"
+        return "refuted for every bot style we play"
     if v == {D.NEGLIGIBLE}:
-        return "negligible for every style"
+        return "negligible for every bot style we play"
     if v <= {D.REFUTED, D.NEGLIGIBLE}:
-        return "refuted or negligible for every style"
+        return "refuted or negligible for every bot style we play"
     a = set(verdicts if adjusted is None else adjusted)
     against = bool(a & {D.REFUTED, D.NEGLIGIBLE})
     if D.SUPPORTED in a and against:
-        return "depends on the style of play"
+        return "depends on the bot style"
     if D.SUPPORTED in a:
-        return "holds for some styles"
+        return "holds for some bot styles"
     if against:
-        return "refuted or negligible for some styles, inconclusive for the others"
+        return "refuted or negligible for some bot styles, inconclusive for the others"
     return "inconclusive"
 
 
@@ -88,8 +91,8 @@ def _row(cid: str, style: str, f: Found, params: dict, look: Look) -> dict:
     c, d = CLAIMS[cid], f.decision
     return {"claim": cid, "play": style, "scope": f.scope, "verdict": d.verdict,
             "measure": c.measure, "effect": d.effect, "low": d.low, "high": d.high, "n": d.n,
-            "tolerance": _tolerance(cid, params), "p_value": d.p_value,
-            "interval": f"95% {look.kind}", "looks": look.number,
+            "tolerance": _tolerance(cid, params), "fair_within": d.within,
+            "p_value": d.p_value, "interval": f"95% {look.kind}", "looks": look.number,
             "settled_at": d.n if d.verdict in D.SETTLED else None,
             "games_needed": None if d.verdict in D.SETTLED else d.games_needed,
             "to_settle": d.games_needed, "detail": f.detail, "test": f.test,
@@ -100,7 +103,7 @@ def _none_row(cid: str, style: str, params: dict, look: Look, why: str) -> dict:
     c = CLAIMS[cid]
     return {"claim": cid, "play": style, "scope": why, "verdict": D.INCONCLUSIVE,
             "measure": c.measure, "effect": math.nan, "low": math.nan, "high": math.nan, "n": 0,
-            "tolerance": _tolerance(cid, params), "p_value": math.nan,
+            "tolerance": _tolerance(cid, params), "fair_within": math.nan, "p_value": math.nan,
             "interval": f"95% {look.kind}", "looks": look.number, "settled_at": None,
             "games_needed": None, "to_settle": None, "detail": "", "test": "none",
             "rule": c.rule,
@@ -119,6 +122,12 @@ def _claims(claims: dict) -> list[tuple[str, dict]]:
             if extra not in claims:
                 out.append((extra, {**CLAIMS[extra].defaults(), **claims.get(extra, {})}))
     return out
+
+
+def stated_claims(claims: dict) -> dict:
+    """Every parameter the claims are judged at, defaults filled in and the claims they bring
+    included: what a look records as its tolerances."""
+    return {cid: params for cid, params in _claims(claims)}
 
 
 def judge(cat: Catalog, claims: dict, look: Look = FIXED, history: dict | None = None
@@ -155,14 +164,14 @@ def judge(cat: Catalog, claims: dict, look: Look = FIXED, history: dict | None =
         key = (r["claim"], r["play"], r["scope"])
         old = history.get(key)
         if old is not None and old.get("verdict") in D.SETTLED:
-            for col in ("verdict", "effect", "low", "high", "n", "p_value", "interval",
-                        "looks", "settled_at", "detail"):
+            for col in ("verdict", "effect", "low", "high", "n", "fair_within", "p_value",
+                        "interval", "looks", "settled_at", "detail"):
                 r[col] = old.get(col, r[col])
             r["games_needed"] = None
             if old.get("adjusted") is not None:
                 adjusted[key] = old["adjusted"]
         r["adjusted"] = adjusted.get(key, r["verdict"])
-    out = pd.DataFrame(rows, columns=list(COLUMNS[:-1]) + ["adjusted", "to_settle"])
+    out = pd.DataFrame(rows, columns=list(COLUMNS[:-2]) + ["adjusted", "to_settle"])
     out["n"] = out["n"].astype("int64")
     out["looks"] = out["looks"].astype("int64")
     for col in ("games_needed", "settled_at", "to_settle"):
@@ -173,9 +182,26 @@ def judge(cat: Catalog, claims: dict, look: Look = FIXED, history: dict | None =
     for (cid, scope), g in out[part_of].groupby(["claim", "scope"], sort=False):
         summary[(cid, scope)] = (ladder_summary(list(g["verdict"]), list(g["adjusted"]))
                                  if k > 1 and (len(g) > 1 or cid not in PER_STYLE)
-                                 else "one style of play only")
+                                 else "one bot style only")
     out["across_ladder"] = [summary.get((c, s), "") for c, s in zip(out["claim"], out["scope"])]
+    out["wrong_at_most"] = error_rates(out, ALPHA / 2 if look.number == 1 else ALPHA)
     return out
+
+
+def error_rates(table: pd.DataFrame, rate: float) -> list[float]:
+    """Each row's stated chance of being wrong: ``rate`` for a settled row (its kind of wrong
+    label: alpha / 2 at one look or a run played until settled, alpha for a run judged fixed
+    and then again after it grew), NaN for an open one (no finding)."""
+    return [rate if v in D.SETTLED else math.nan for v in table["verdict"]]
+
+
+def expected_false(table: pd.DataFrame) -> tuple[int, float]:
+    """``(findings, at most how many of them are expected to be false)``: the settled rows,
+    and the sum of their stated rates (the expected number of false findings if every row
+    were at the edge of its rule; fewer when effects lie farther from the tolerances)."""
+    rates = pd.to_numeric(table.get("wrong_at_most"), errors="coerce")
+    settled = table["verdict"].isin(D.SETTLED) & rates.notna()
+    return int(settled.sum()), float(rates[settled].sum())
 
 
 def verdicts(df: pd.DataFrame, claims: dict, look: Look = FIXED,

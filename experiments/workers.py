@@ -9,6 +9,13 @@ The processes are *spawned* (pyarrow's threads make a fork unsafe): a script tha
 must keep its own work under ``if __name__ == "__main__":``, as for any spawned process. Each
 runs numpy's BLAS on one thread (the processes are the parallelism). Results come back in the
 order the work was given (``ordered``), so nothing computed depends on which process did what.
+
+The command owns Ctrl-C, not its workers: a terminal sends SIGINT to the whole process group,
+and a worker that took it would print its own ``KeyboardInterrupt`` traceback. So each process
+is started with SIGINT blocked (the mask a new process inherits) and ignores it for good; the
+command's interrupt ends the block ``with Pool(...)``, which then terminates the processes at
+once (``terminate``) instead of waiting for their work. A worker whose command is gone (killed
+with SIGKILL) leaves too.
 """
 from __future__ import annotations
 
@@ -16,10 +23,16 @@ import contextlib
 import multiprocessing as mp
 import os
 import pickle
+import signal
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
+
+from .atomic import check_interrupt, interrupts_held
 
 THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
@@ -59,8 +72,18 @@ class Pool:
         if self._ex is None:
             with single_threaded():
                 self._ex = ProcessPoolExecutor(max_workers=self.n,
-                                               mp_context=mp.get_context("spawn"))
+                                               mp_context=mp.get_context("spawn"),
+                                               initializer=_worker_start,
+                                               initargs=(os.getpid(),))
         return self._ex
+
+    def _submit(self, fn: Callable, x):
+        """``submit``, which may start a process: with SIGINT blocked in this thread, so that
+        the new process starts with it blocked (a Ctrl-C while it starts up prints nothing),
+        and not cut short by a signal (``interrupts_held``: a process started and not yet
+        counted would be left behind)."""
+        with interrupts_held(), _sigint_blocked():
+            return self._executor().submit(fn, x)
 
     def ordered(self, fn: Callable, items: Iterable, window: int | None = None) -> Iterator:
         """``fn(item)`` for every item, in order, at most ``window`` in flight (two per
@@ -70,9 +93,11 @@ class Pool:
             for x in items:
                 yield fn(x)
             return
-        ex = self._executor()
         try:
-            yield from in_order(lambda x: ex.submit(fn, x), items, window or 2 * self.n)
+            for result in in_order(lambda x: self._submit(fn, x), items,
+                                   window or 2 * self.n):
+                check_interrupt()                 # one that was swallowed: stop here
+                yield result
         except BrokenProcessPool:
             raise WorkerError("the worker processes stopped (they could not start -- a script "
                               "must keep its work under `if __name__ == \"__main__\":` -- or "
@@ -80,15 +105,85 @@ class Pool:
                               "to do the work in this process") from None
 
     def close(self) -> None:
+        """Let the processes finish what they were given and stop them."""
         if self._ex is not None:
             self._ex.shutdown(wait=True, cancel_futures=True)
             self._ex = None
+
+    def terminate(self) -> None:
+        """Stop the processes now (SIGTERM), whatever they are doing: the work is abandoned
+        (an interrupt, an error)."""
+        ex, self._ex = self._ex, None
+        if ex is not None:
+            _terminate(ex)
 
     def __enter__(self) -> Pool:
         return self
 
     def __exit__(self, *exc) -> None:
-        self.close()
+        if exc[0] is None:
+            self.close()
+        else:
+            self.terminate()
+
+
+def _sigint_blocked():
+    """SIGINT blocked in this thread while the block runs (where threads have signal masks).
+    multiprocessing's resource tracker is started first: its own start unblocks SIGINT."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return contextlib.nullcontext()
+    from multiprocessing import resource_tracker
+    resource_tracker.ensure_running()
+    return _masked({signal.SIGINT})
+
+
+@contextlib.contextmanager
+def _masked(signals: set):
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _worker_start(parent: int) -> None:
+    """First thing in a worker process: ignore SIGINT for good (the command handles it and
+    terminates the pool) and leave when the command is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if hasattr(os, "getppid"):
+        threading.Thread(target=_orphaned, args=(parent,), name="survive-sim-parent",
+                         daemon=True).start()
+
+
+def _orphaned(parent: int, every: float = 1.0) -> None:
+    """Exit this worker quietly once its parent, the command, has gone (SIGKILL): nothing is
+    left running that nobody waits for."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(1)
+
+
+def _terminate(ex: ProcessPoolExecutor, wait: float = 5.0) -> None:
+    """Cancel what has not started, stop every process of ``ex`` with SIGTERM and wait (up to
+    ``wait`` s each) for them and for the executor's manager thread. ``terminate_workers``
+    where Python has it (3.14); before, the same steps on the executor's own attributes."""
+    processes = dict(getattr(ex, "_processes", None) or {})
+    manager = getattr(ex, "_executor_manager_thread", None)
+    stop = getattr(ex, "terminate_workers", None)
+    if stop is not None:
+        stop()
+    else:
+        ex.shutdown(wait=False, cancel_futures=True)
+        for p in processes.values():
+            with contextlib.suppress(Exception):
+                p.terminate()
+    for p in processes.values():
+        with contextlib.suppress(Exception):
+            p.join(wait)
+    if manager is not None:
+        manager.join(wait)
 
 
 def in_order(submit: Callable, items: Iterable, window: int) -> Iterator:
@@ -101,10 +196,28 @@ def in_order(submit: Callable, items: Iterable, window: int) -> Iterator:
         if len(pending) >= window:
             break
     while pending:
-        yield pending.popleft().result()
+        yield _result(pending.popleft())
         for x in it:                        # the next item, if any (an item may be None)
             pending.append(submit(x))
             break
+
+
+STEP = 0.1                                  # seconds between two looks for a signal
+
+
+def _result(future):
+    """``future.result()``, waited for in short steps when it is a process's: a signal that
+    the system hands to another thread of the command (any thread may take it) is then acted
+    on within ``STEP`` -- a lock wait of the main thread without a timeout would sleep on
+    until the work ended."""
+    if not isinstance(future, Future):
+        return future.result()
+    while True:
+        try:
+            return future.result(timeout=STEP)
+        except FutureTimeout:
+            if future.done():               # (a TimeoutError of the work itself)
+                raise
 
 
 # a large object every task of a phase needs (a run's sums), sent as bytes and unpickled once

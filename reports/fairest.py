@@ -290,6 +290,16 @@ def _method(search: Search) -> list[str]:
         f"intersection-union); unfair when one seat's interval (corrected again over the "
         f"seats) lies wholly outside; else inconclusive, with the fresh games that would settle "
         f"it with 80% power in a new run (never more games added to these).",
+        f"**No allocation fair.** One style's \"no allocation of the space is fair\" needs "
+        f"every allocation shown unfair, by the race or on fresh games; it errs only if a fair "
+        f"allocation is wrongly shown unfair, at most α(1 + 1/F) (α = {spec.alpha:g} for the "
+        f"race, α/F on fresh games, F the allocations confirmed), which each conclusion "
+        f"states. Across the styles, \"none is fair for every bot style we play\" is a union "
+        f"over the styles: it is said only when one style alone shows every allocation "
+        f"unfair, or when each is shown unfair in some style with every test read at α/S "
+        f"(Bonferroni over the S styles). 'Fair within ±X' beside each allocation is the "
+        f"smallest tolerance its interval passes. The styles are bots of this package: none "
+        f"of it is a claim about people.",
         f"**Measures beside the gap.** Chi-square: Pearson's statistic of the tie-split wins "
         f"against 1/N each (descriptive: ties and rotations make the games no multinomial "
         f"sample). Ludii balance: 1 − (largest seat share − smallest).",

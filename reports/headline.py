@@ -138,7 +138,7 @@ def claim_lines(v: pd.DataFrame | None) -> list[str]:
         by: dict[str, list[str]] = {}
         for scope, rows in g.groupby("scope", sort=False):
             across = [a for a in dict.fromkeys(rows["across_ladder"]) if a]
-            if across and across != ["one style of play only"]:
+            if across and across != ["one bot style only"]:
                 answer = across[0]
             else:
                 answer = WORDS.get(str(rows["verdict"].iloc[0]), str(rows["verdict"].iloc[0]))

@@ -114,16 +114,26 @@ def write_report(report: Report, out_dir: str | os.PathLike) -> Path:
     report writes one of its own is refused, as is any other existing ``out_dir`` that is not
     a report (``ValueError``, one line), or a parent folder that is missing or not writable.
     If anything fails, the exception propagates, the temporary folder is removed and an
-    existing ``out_dir`` is left as it was."""
+    existing ``out_dir`` is left as it was; an ``OSError`` (a full disk) names ``out_dir``
+    (``atomic.failed_target``). One writer at a time: another process writing the same
+    folder is refused (``outputs.folder_lock``, ``ValueError``)."""
     check_report(report)
+    check_target(out_dir)                        # one line before the lock: a missing parent
+    with outputs.folder_lock(out_dir, "report"):
+        return _write(report, out_dir)
+
+
+def _write(report: Report, out_dir) -> Path:
     tidy_after_kill(out_dir)
     out, replace = check_target(out_dir)
     tag = writer_tag()
+    tmp = None
     try:
-        tmp = atomic.build_folder(out, tag)
-    except OSError as e:
-        fail(f"cannot write the report in {out.parent}: {e.strerror or e}")
-    try:
+        with atomic.interrupts_held():           # a Ctrl-C waits until tmp is known
+            try:
+                tmp = atomic.build_folder(out, tag)
+            except OSError as e:
+                fail(f"cannot write the report in {out.parent}: {e.strerror or e}")
         _build(report, tmp)
         atomic.fsync_tree(tmp)                   # the report's files (not the user's)
         if replace:
@@ -131,8 +141,10 @@ def write_report(report: Report, out_dir: str | os.PathLike) -> Path:
             for dirpath, _dirs, _files in os.walk(tmp):
                 atomic.fsync_dir(dirpath)        # the links to the user's files
         atomic.replace_folder(tmp, out, replace=replace, tag=tag)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+    except BaseException as e:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        atomic.name_target(e, out)
         raise
     return out / "index.html"
 
@@ -243,7 +255,7 @@ def _build(report: Report, root: Path) -> None:
                               verdict=True)
     sections = [section(s, 2) for s in report.sections]
     page = PageView(report.title, report.subtitle, list(report.notes), verdicts, sections,
-                    created, list(report.summary))
+                    created, list(report.summary), list(report.verdict_notes))
     _write_text(root / "index.html", render_html(page))
     _write_text(root / "index.md", render_md(page))
     files = sorted({Path(d, n).relative_to(root).as_posix()

@@ -80,6 +80,7 @@ class Report:
     sections: list[Section] = field(default_factory=list)
     verdicts_shown: pd.DataFrame | None = None
     summary: list[str] = field(default_factory=list)
+    verdict_notes: list[str] = field(default_factory=list)     # paragraphs under the verdicts
 
 
 # ---------------------------------------------------------------------------------------------

@@ -191,7 +191,8 @@ def render_html(page: PageView) -> str:
     if page.verdicts is not None:
         out += ['<section class="verdicts">',
                 f'<h2 id="verdicts">Verdicts{_top()}</h2>',
-                *_table(page.verdicts), "</section>"]
+                *_table(page.verdicts),
+                *[f"<p>{inline(p)}</p>" for p in page.verdict_notes], "</section>"]
     for s in page.sections:
         out += _section(s)
     files = [_link("index.md")] + ([_link("verdicts.csv")] if page.verdicts else [])

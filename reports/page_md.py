@@ -77,6 +77,8 @@ def render_md(page: PageView) -> str:
             out += [md_inline(p), ""]
     if page.verdicts is not None:
         out += ['<a id="verdicts"></a>', "", "## Verdicts", "", *_table(page.verdicts), ""]
+        for p in page.verdict_notes:
+            out += [md_inline(p), ""]
     for s in page.sections:
         out += _section(s)
     files = ["[index.html](index.html)"] + (["[verdicts.csv](verdicts.csv)"]

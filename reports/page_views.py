@@ -190,6 +190,7 @@ class PageView:
     sections: list[SectionView]
     created: str
     summary: list[str] = field(default_factory=list)
+    verdict_notes: list[str] = field(default_factory=list)
 
 
 def display_frame(frame: pd.DataFrame) -> pd.DataFrame:

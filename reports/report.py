@@ -26,12 +26,12 @@ from experiments import outputs
 from experiments.analysis import analyse
 from experiments.claims import CLAIMS, UNITS
 from experiments.exhibits import tables as exhibit_tables
-from experiments.looks import judge_run
+from experiments.looks import judge_run, sensitivity
 from experiments.provenance import commit_text
 from experiments.rotations import pooled_label, rotation_of, rotations
 from experiments.runs import RunError, RunFolder
 from experiments.runs import versions as run_versions
-from experiments.verdicts import LADDER_RULE, public
+from experiments.verdicts import LADDER_RULE, expected_false, public
 from experiments.watch import watching
 from experiments.workers import Pool, cores
 from play.settings import Settings, SettingsError
@@ -41,6 +41,7 @@ from replays.viewer.page import board_picture, build_page
 from reports import exhibits as exhibits_
 from reports import headline, page
 from reports import sections as sections_
+from reports import verdict_notes
 from reports.render import render
 
 
@@ -96,9 +97,13 @@ def verdict_view(v: pd.DataFrame) -> pd.DataFrame:
     extra = {"play": v["play"], "across the ladder": v["across_ladder"]} if ladder else {}
     look = [f"{n} ({'anytime-valid' if 'anytime' in str(kind) else 'fixed'})"
             for n, kind in zip(v["looks"], v["interval"])]
+    within = {}
+    if "fair_within" in v.columns and v["fair_within"].notna().any():
+        within = {"fair within": [f"±{100 * w:.2f} pp" if pd.notna(w) else ""
+                                  for w in v["fair_within"]]}
     return pd.DataFrame({
         "claim": v["claim"], **extra, "scope": v["scope"], "verdict": v["verdict"],
-        "effect [95% CI]": [_effect(r) for r in v.itertuples()],
+        "effect [95% CI]": [_effect(r) for r in v.itertuples()], **within,
         "n": v["n"].map(lambda n: f"{n:,}"), "look": look,
         "settled at": v["settled_at"].map(lambda g: "" if pd.isna(g) else f"{g:,}"),
         "games to settle": v["games_needed"].map(lambda g: "" if pd.isna(g) else f"{g:,}")})
@@ -114,16 +119,23 @@ def verdict_text(v: pd.DataFrame) -> str:
         settle = r["games to settle"]
         more = f"; {settle} games would settle it" if settle else ""
         play = f"{r['play']}: " if "play" in r else ""
+        fair = f"; fair within {r['fair within']}" if r.get("fair within") else ""
         lines.append(f"  {r['claim']:<4} {r['verdict']:<12} {r['effect [95% CI]']:<30} "
-                     f"n={r['n']:<9} {play}{r['scope']}{more}")
+                     f"n={r['n']:<9} {play}{r['scope']}{fair}{more}")
+    if "wrong_at_most" in v.columns:
+        found, expected = expected_false(v)
+        lines.append(f"  {found} of {len(v)} rows are findings; at their stated rates at most "
+                     f"{expected:.2f} are expected to be false (every verdict is about the bot "
+                     f"styles played, not people)")
     if "across the ladder" in shown.columns:
         lines.append("across the ladder:")
+        width = max(len(str(x)) for x in shown["across the ladder"]) + 1
         seen = set()
         for r in shown.to_dict("records"):
             if (r["claim"], r["scope"]) in seen or not r["across the ladder"]:
                 continue
             seen.add((r["claim"], r["scope"]))
-            lines.append(f"  {r['claim']:<4} {r['across the ladder']:<38} {r['scope']}")
+            lines.append(f"  {r['claim']:<4} {r['across the ladder']:<{width}} {r['scope']}")
     return "\n".join(lines)
 
 
@@ -340,7 +352,8 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
     ``games``: only the first ``games`` games of each setting. ``watch``
     (``experiments.watch``) sees each phase and its progress; ``log`` gets a line as each
     ends. ``RunError`` / ``ValueError`` (one line) for a folder that is not a run, an empty
-    run, or an output that cannot be written."""
+    run, or an output that cannot be written -- or that another process is writing (its lock,
+    ``experiments.outputs.folder_lock``, taken before any work and held to the end)."""
     t0 = time.perf_counter()
     check_apart(run, out)
     page.check_target(out)                      # before any work: where the page goes
@@ -348,7 +361,7 @@ def build_report(run, out, log=None, games: int | None = None, *, scheduler=None
     if manifest is None:
         raise RunError(f"{run} is not a run folder")
     claims = manifest.get("claims") or {}
-    with Pool(cores(workers)) as pool:
+    with outputs.folder_lock(out, "report"), Pool(cores(workers)) as pool:
         return _build(run, out, log, games, scheduler, workers, watching(watch), pool,
                       manifest, claims, t0)
 
@@ -367,6 +380,7 @@ def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, 
     t_stats = time.perf_counter()
     tidy = result.tidy()
     v = judge_run(run, claims, games=games, log=log, analysis=result) if claims else None
+    sens = sensitivity(run, claims, result, games=games, log=log) if claims else None
     _say(log, f"report: statistics and {0 if v is None else len(v)} verdicts "
               f"({time.perf_counter() - t_stats:.1f} s)")
     run = result
@@ -460,12 +474,36 @@ def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, 
             "these verdicts moved (every other one is as before):"],
             tables=[page.Table("verdict_changes", changes, "Verdicts that moved: old rule, "
                                "new rule, and why.")]))
-    sections.append(page.Section("How the numbers are made", METHOD))
+    shown_sens = verdict_notes.sensitivity_view(sens)
+    if shown_sens is not None:
+        sections.append(page.Section("How the verdicts depend on the tolerance", [
+            "The claims whose tolerance is a win share, judged again on the same games and "
+            "look at ±0.5, 1, 2 and 3 percentage points: how much each verdict owes to the "
+            "tolerance the study states. This is a view, not the verdicts: the verdict table "
+            "above is judged at the tolerances stated before the run (its `tolerance` "
+            "column), and this view is recorded in the run's look log as one look of its "
+            "own. 'Fair within' is the smallest tolerance a balance claim's seats pass at "
+            "once (an upper confidence bound on the farthest seat's distance)."],
+            tables=[page.Table("verdicts_sensitivity", shown_sens,
+                               "Verdicts at other tolerances (a view; the stated verdicts "
+                               "are above).", max_rows=80)]))
+    method = list(METHOD)
+    apart = None
+    if v is not None:
+        method.insert(0, verdict_notes.bots_note(v))
+        apart = verdict_notes.styles_apart(v)
+    sections.append(page.Section("How the numbers are made", method, tables=[] if apart is None
+                                 else [page.Table("styles_apart", apart.drop(columns="_span"),
+                                                  "How far apart the bot styles are: each "
+                                                  "claim's lowest and highest effect across "
+                                                  "the styles played.", max_rows=60)]))
     title = f"survive-sim report: {manifest.get('name', result.run.name)}"
     report = page.Report(title, subtitle, notes, verdicts=None if v is None else public(v),
                          sections=sections,
                          verdicts_shown=None if v is None else verdict_view(v),
-                         summary=headline.summary(tidy, meta, v))
+                         summary=headline.summary(tidy, meta, v),
+                         verdict_notes=[] if v is None else
+                         [verdict_notes.findings_note(v), verdict_notes.bots_note(v)])
     nfig = sum(len(s.figures) for s in sections)
     w.begin(f"writing {out}")
     path = page.write_report(report, out)

@@ -6,7 +6,7 @@ layers. In a notebook::
     import survive_sim as ss
 
     games = ss.simulate(10_000, players=5, strategies="greedy", seed=1)   # a DataFrame
-    run = ss.sweep("five-six", "runs/five-six", games=2_000)              # a Run folder
+    run = ss.sweep("five-six", "runs/five-six", games=2_000, parents=True)  # a Run folder
     run.stats()                                  # tidy statistics with intervals and n
     fig, table = run.chart("seat_win_share", challenges="none", tiebreak="chain")
     study = ss.study("five-six", games=2_000)

@@ -7,7 +7,9 @@ so the numbers are the CLI's (tests/test_api.py and tests/test_api_commands.py c
 the CLI's commands parse, call these functions and print. Nothing here prints, draws a
 progress bar or exits: bad input raises the layer's own exception (``SettingsError``,
 ``SpecError``, ``RunError``, ``TournamentError``, ``TuneError``, ``StrategyError``,
-``TableError``, ``LogError``, all ``ValueError``) with the CLI's one-line message.
+``TableError``, ``LogError``), or ``ArgumentError`` for a plain argument mistake, all
+``ValueError``, with the CLI's one-line message; every argument is checked at the call
+(``survive_sim.checks``), before anything is played or written.
 
 The functions live in modules by concern, all re-exported here (and lazily by
 ``survive_sim``):
@@ -27,6 +29,7 @@ Game ``i`` of a seed is a pure function of (seed, i, settings): ``simulate``, ``
 """
 from __future__ import annotations
 
+from .checks import ArgumentError
 from .fair import Fairest, fair_spec, fairest, fairest_plan
 from .games import Settings, replay, settings, simulate, simulate_chunks
 from .logs import check, draw, read_log, view
@@ -35,8 +38,8 @@ from .runs import CHARTS, SETTLE_CAP, Run, Study, spec, studies, study, study_fo
 from .speed import bench, bench_sweep, machine
 from .tables import TableError, read_table, summary
 
-__all__ = ["CHARTS", "SETTLE_CAP", "Fairest", "Run", "Settings", "Study", "TableError", "bench",
-           "bench_sweep", "check", "draw", "fair_spec", "fairest", "fairest_plan", "machine",
-           "read_log", "read_table", "replay", "settings", "simulate", "simulate_chunks", "spec",
-           "strategies", "studies", "study", "study_folder", "summary", "sweep", "tournament",
-           "tune", "view"]
+__all__ = ["CHARTS", "SETTLE_CAP", "ArgumentError", "Fairest", "Run", "Settings", "Study",
+           "TableError", "bench", "bench_sweep", "check", "draw", "fair_spec", "fairest",
+           "fairest_plan", "machine", "read_log", "read_table", "replay", "settings", "simulate",
+           "simulate_chunks", "spec", "strategies", "studies", "study", "study_folder", "summary",
+           "sweep", "tournament", "tune", "view"]

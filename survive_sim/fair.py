@@ -13,8 +13,12 @@ from pathlib import Path
 import pandas as pd
 
 from experiments import fairest as F
+from experiments.fairest.folder import SearchError
 from experiments.fairest.plan import describe
+from experiments.spec import SpecError
 from reports import fairest as page
+
+from . import checks
 
 # the values ``fairest`` takes besides the spec's name, each a key of a study file's table
 VALUES = ("players", "styles", "space", "tolerance", "alpha", "screen", "max_games", "budget",
@@ -60,7 +64,8 @@ class Fairest:
     def report(self, out: str | os.PathLike | None = None) -> Path:
         """Write the report (index.html, index.md, figures/, tables/, verdicts.csv) into
         ``out`` (default ``folder/report``) and return the page's path."""
-        return Path(page.write(self.search, out or self.folder / "report"))
+        out = checks.report_folder(out if out is not None else self.folder / "report")
+        return Path(page.write(self.search, out))
 
 
 def fair_spec(source: str | os.PathLike | dict | F.FairSpec | None = None,
@@ -76,11 +81,14 @@ def fair_spec(source: str | os.PathLike | dict | F.FairSpec | None = None,
         spec = source
     elif isinstance(source, dict):
         spec = F.build(source, source="a dict")
-    else:
+    elif isinstance(source, (str, os.PathLike)):
         spec = F.load(source)
+    else:
+        raise SpecError(f"source must be a shipped search's name, a study file, a dict, a "
+                        f"FairSpec or None, got {source!r}")
     unknown = set(values) - set(VALUES)
     if unknown:
-        raise TypeError(f"unknown value(s) {', '.join(sorted(unknown))}; accepted: "
+        raise SpecError(f"unknown value(s) {', '.join(sorted(unknown))}; accepted: "
                         f"{', '.join(VALUES)}")
     if isinstance(values.get("styles"), str):
         values["styles"] = [s.strip() for s in values["styles"].split(",") if s.strip()]
@@ -90,7 +98,8 @@ def fair_spec(source: str | os.PathLike | dict | F.FairSpec | None = None,
 def fairest(source: str | os.PathLike | dict | F.FairSpec | None = None,
             out: str | os.PathLike | None = None, *, threads: int | None = None,
             force_new: bool = False, watch=None,
-            started: Callable[[F.FairSpec], None] | None = None, **values) -> Fairest:
+            started: Callable[[F.FairSpec], None] | None = None, parents: bool = False,
+            **values) -> Fairest:
     """Search the boat allocations (``fair_spec(source, **values)``) into the folder ``out``
     (default ``studies/NAME``): a race per player count and style on common games, then the
     best few confirmed on fresh games against ``1/N +- tolerance`` (docs/fairest.md).
@@ -98,8 +107,18 @@ def fairest(source: str | os.PathLike | dict | F.FairSpec | None = None,
     another search or engine is refused (``SearchError``) unless ``force_new``. ``watch``
     (``experiments.watch``) sees the rounds; ``started(spec)`` runs before the first game
     (the CLI loads the engine there). Writes ``fairest.csv``, ``confirmation.csv`` and
-    ``conclusions.csv``; call ``.report()`` for the page."""
+    ``conclusions.csv``; call ``.report()`` for the page. ``out``'s parent must exist
+    (``parents=True``: missing parents are made, as the default ``studies/NAME`` is)."""
+    threads = checks.threads(threads)
+    force_new = checks.flag(force_new, "force_new")
+    checks.watch(watch)
+    checks.callback(started, "started")
     spec = fair_spec(source, **values)
+    if out is not None:
+        out = checks.output_folder(out, "out", parents=checks.flag(parents, "parents"),
+                                   error=SearchError)
+        if os.path.lexists(out) and not os.path.isdir(out):
+            raise SearchError(f"{out} is a file; --out needs a folder")
     folder = Path(out) if out is not None else Path("studies") / spec.name
     if started is not None:
         started(spec)
@@ -111,6 +130,7 @@ def fairest_plan(source: str | os.PathLike | dict | F.FairSpec | None = None, *,
                  timed: bool = True, threads: int | None = None, **values) -> str:
     """What ``fairest`` would play and how long it should take on this machine (a short
     timed sample of each style; ``timed=False``: games only), nothing of it played."""
+    timed, threads = checks.flag(timed, "timed"), checks.threads(threads)
     return describe(fair_spec(source, **values), timed, threads)
 
 

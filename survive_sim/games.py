@@ -13,9 +13,16 @@ from collections.abc import Iterator, Sequence
 import pandas as pd
 
 from play.record import game_log
-from play.settings import Settings, parse_boats, parse_challenges, parse_strategies
+from play.settings import (Settings, SettingsError, parse_boats, parse_challenges,
+                           parse_strategies)
 from play.simulate import iter_frames, numba_threads
 from strategies.plugins import load_plugins
+
+from . import checks
+
+# the ``Settings`` fields besides players, strategies, boats and challenges
+RULES = ("tiebreak", "lagoon_is_sea", "creatures_must_move", "max_turns", "dolphins", "squid",
+         "squid_only")
 
 
 # ---------------------------------------------------------------------------- settings
@@ -27,21 +34,33 @@ def settings(players: int = 4, strategies: str | Sequence[str] = "random",
     ``"2,2,1,1,1"`` or a list; ``challenges`` ``"1,3"`` or ``[1, 3]``; ``rules``: the other
     ``Settings`` fields (``tiebreak``, ``squid``, ``max_turns`` ...). ``plugins``: files of
     your own strategies (docs/writing-a-strategy.md), loaded first."""
+    _known(rules, RULES)
+    plugins = checks.paths(plugins, "plugins", error=SettingsError)
     if plugins:
-        load_plugins([str(p) for p in plugins])
+        load_plugins(plugins)
     if isinstance(strategies, str):
         strategies = parse_strategies(strategies)
     if isinstance(boats, str):
         boats = parse_boats(boats)
     if isinstance(challenges, str):
         challenges = parse_challenges(challenges)
-    return Settings(players=players, strategies=tuple(strategies), boats=tuple(boats),
-                    challenges=tuple(challenges), **rules)
+    return Settings(players=players, strategies=strategies, boats=boats,    # it checks them
+                    challenges=challenges, **rules)
+
+
+def _known(rules: dict, accepted: tuple[str, ...]) -> None:
+    """Refuse a keyword that is not a ``Settings`` field (a misspelt rule must not pass for
+    the default) with one line."""
+    for key in rules:
+        if key not in accepted:
+            raise SettingsError(f"unknown setting {key!r}; accepted: {', '.join(accepted)}")
 
 
 def parse_rules(rules: dict) -> dict:
     """``Settings`` fields with the CLI's spellings parsed: ``boats`` (``"rules"``, ``"flat"``,
-    ``"2,2,1,1,1"``), then ``challenges`` (``"1,3"``); other values as given."""
+    ``"2,2,1,1,1"``), then ``challenges`` (``"1,3"``); other values as given. A key that is
+    not a field raises ``SettingsError``."""
+    _known(rules, ("boats", "challenges") + RULES)
     rules = dict(rules)
     for key, parse in (("boats", parse_boats), ("challenges", parse_challenges)):
         if isinstance(rules.get(key), str):
@@ -52,10 +71,20 @@ def parse_rules(rules: dict) -> dict:
 def _settings(given: Settings | None, players, strategies, boats, challenges, plugins,
               rules) -> Settings:
     if given is not None:
+        if not isinstance(given, Settings):
+            raise SettingsError(f"settings must be a Settings (from settings(...)), got "
+                                f"{given!r}")
         if rules or plugins:
-            raise ValueError("give either settings= or the settings' fields, not both")
+            raise SettingsError("give either settings= or the settings' fields, not both")
         return given
     return settings(players, strategies, boats, challenges, plugins=plugins, **rules)
+
+
+def _run(games, seed, first, threads, chunk) -> tuple[int, int, int, int | None, int]:
+    """The checked counts of a run of games ``first .. first + games - 1`` of ``seed``."""
+    first = checks.seed(first, "first")
+    return (checks.games(games, first), checks.seed(seed), first, checks.threads(threads),
+            checks.whole(chunk, "chunk"))
 
 
 # ---------------------------------------------------------------------------- many games
@@ -67,12 +96,16 @@ def simulate(games: int, *, seed: int = 0, players: int = 4,
     """Play games ``first .. first + games - 1`` of root seed ``seed`` and return the per-game
     table (one row per game; columns in docs/per-game-table.md), as ``survive-sim simulate
     --out`` writes it. The whole table is held in memory: for millions of games use
-    ``simulate_chunks`` or ``sweep``. ``threads`` never changes a result."""
-    return pd.concat(list(simulate_chunks(games, seed=seed, players=players,
-                                          strategies=strategies, boats=boats,
-                                          challenges=challenges, first=first, threads=threads,
-                                          plugins=plugins, settings=settings, **rules)),
-                     ignore_index=True)
+    ``simulate_chunks`` or ``sweep``. ``threads`` never changes a result. A count whose table
+    cannot fit in the memory available is refused before any game is played."""
+    st = _settings(settings, players, strategies, boats, challenges, plugins, rules)
+    games, seed, first, threads, chunk = _run(games, seed, first, threads, 10_000)
+    problem = checks.memory_problem(games, checks.TABLE_BYTES, "games",
+                                    "simulate holds the whole table")
+    if problem:
+        raise checks.ArgumentError(f"{problem}; for more use simulate_chunks or sweep",
+                                   "games")
+    return pd.concat(list(_chunks(st, games, seed, first, threads, chunk)), ignore_index=True)
 
 
 def simulate_chunks(games: int, *, seed: int = 0, players: int = 4,
@@ -82,8 +115,14 @@ def simulate_chunks(games: int, *, seed: int = 0, players: int = 4,
                     plugins: Sequence[str | os.PathLike] = (),
                     settings: Settings | None = None, **rules) -> Iterator[pd.DataFrame]:
     """``simulate``, a table of at most ``chunk`` games at a time: memory stays flat whatever
-    ``games`` is, and the rows are the same as ``simulate``'s."""
+    ``games`` is, and the rows are the same as ``simulate``'s. The arguments are checked at
+    the call, before the first table is asked for."""
     st = _settings(settings, players, strategies, boats, challenges, plugins, rules)
+    return _chunks(st, *_run(games, seed, first, threads, chunk))
+
+
+def _chunks(st: Settings, games: int, seed: int, first: int, threads: int | None,
+            chunk: int) -> Iterator[pd.DataFrame]:
     with numba_threads(threads):
         yield from iter_frames(st, games, seed, first=first, threads=threads, chunk=chunk)
 
@@ -93,5 +132,9 @@ def replay(seed: int, game: int, settings: Settings | None = None, **fields) -> 
     """The replay log of game ``game`` of seed ``seed`` (docs/replay-log.md): every event with
     its rule and the position after it, JSON-ready. ``settings``: the run's (or its fields,
     as for ``settings()``); the game is played again, move for move."""
-    st = settings if settings is not None else globals()["settings"](**fields)
+    seed, game = checks.seed(seed), checks.seed(game, "game")
+    if settings is None:
+        st = globals()["settings"](**fields)
+    else:
+        st = _settings(settings, 4, "random", "rules", (), (), fields)
     return game_log(st, seed, game)

@@ -25,6 +25,7 @@ from experiments.watch import watching
 from strategies.plugins import load_plugins
 from strategies.registry import StrategyError, all_strategies, split_specs
 
+from . import checks
 from .games import parse_rules
 
 STRATEGY_COLUMNS = ["strategy", "description", "plugin", "param", "default", "low", "high",
@@ -39,8 +40,9 @@ def strategies(plugins: Sequence[str | os.PathLike] = ()) -> pd.DataFrame:
     with ``param`` None. Columns: ``strategy``, ``description``, ``plugin`` (the plug-in's
     file; None for a built-in), ``param``, ``default``, ``low``, ``high`` (the range a value
     may take) and ``doc``. A seat's strategy is written ``name`` or ``name:key=value,...``."""
+    plugins = checks.paths(plugins, "plugins", error=StrategyError)
     if plugins:
-        load_plugins([str(p) for p in plugins])
+        load_plugins(plugins)
     rows = []
     for s in all_strategies().values():
         if not s.listed:
@@ -87,10 +89,23 @@ def tournament(strategies: str | Sequence[str], games: int, *, players: int = 4,
     Bad input, before anything is written or played, raises ``TournamentError`` (``.param``:
     the CLI's option) or ``SettingsError``: ``--plugin`` files inside ``out``, unknown or
     twice-named strategies, bad rules, a batch that cannot fit in memory, an ``out`` that is
-    not a tournament's folder."""
-    plugins = [str(p) for p in plugins]
+    not a tournament's folder, a count, seed or rate out of its range."""
+    E = T.TournamentError
+    plugins = checks.paths(plugins, "plugins", error=E)
     if out is not None:
+        out = checks.path(out, "out", error=E)
         T.check_inputs_outside(out, plugins)        # paths only: before the plug-ins load
+    games = checks.whole(games, "games", error=E)
+    seed, batch = checks.seed(seed, error=E), checks.whole(batch, "batch", error=E)
+    alpha, beta = (checks.number(v, k, 0, 1, low_open=True, high_open=True, error=E)
+                   for k, v in (("alpha", alpha), ("beta", beta)))
+    delta = checks.number(delta, "delta", 0, 0.5, low_open=True, high_open=True, error=E)
+    stop, force = checks.flag(stop, "stop", error=E), checks.flag(force, "force", error=E)
+    threads = checks.threads(threads, error=E)
+    checks.watch(watch, error=E)
+    checks.callback(started, "started", error=E)
+    if not isinstance(strategies, str):
+        strategies = tuple(checks.names(strategies, "strategies", error=E) or ())
     T.load_plugins(plugins)                         # before the names: they may use them
     names = T.split_names(strategies) if isinstance(strategies, str) else tuple(strategies)
     t = T.Tournament(strategies=names, players=players, games=games, seed=seed, batch=batch,
@@ -144,8 +159,26 @@ def tune(strategy: str, against: str | Sequence[str], budget: int, *, players: i
     ``watch`` (``experiments.watch``) sees the phases; ``started(tuning, state)`` is called
     with the validated ``Tuning`` and the entered ``TuneState`` (None without ``out``; its
     ``generations`` are those an interrupted run saved) just before the first game. Bad input
-    raises ``TuneError`` (``.param``: the CLI's option) before anything is written."""
-    plugins = [str(p) for p in plugins]
+    raises ``TuneError`` (``.param``: the CLI's option) before anything is written: as the
+    CLI, ``players`` 3 to 6, ``popsize`` 2 to 10,000, counts whole numbers >= 1."""
+    E = TU.TuneError
+    plugins = checks.paths(plugins, "plugins", error=E)
+    if not isinstance(strategy, str):
+        raise E(f"strategy must be a strategy's spec (a string such as greedy or "
+                f"greedy:risk=2), got {strategy!r}", "STRATEGY")
+    budget = checks.whole(budget, "budget", error=E)
+    players = checks.whole(players, "players", 3, 6, error=E)
+    games, holdout = (checks.whole(v, k, error=E) for k, v in (("games", games),
+                                                               ("holdout", holdout)))
+    popsize = checks.whole(popsize, "popsize", 2, 10_000, error=E)
+    seed, threads = checks.seed(seed, error=E), checks.threads(threads, error=E)
+    force_new = checks.flag(force_new, "force_new", error=E)
+    checks.watch(watch, error=E)
+    checks.callback(started, "started", error=E)
+    if not isinstance(against, str):
+        against = checks.names(against, "against", error=E) or []
+    if out is not None:
+        out = checks.path(out, "out", error=E)
     doc = _earlier(out, plugins) if out is not None else None   # paths only: before plug-ins
     try:
         load_plugins(plugins)
@@ -153,6 +186,7 @@ def tune(strategy: str, against: str | Sequence[str], budget: int, *, players: i
         raise TU.TuneError(str(e), "--plugin") from None
     if isinstance(params, str):
         params = [p.strip() for p in params.split(",") if p.strip()]
+    params = checks.names(params, "params", error=E) or []
     t = TU.Tuning(strategy=strategy, players=players, budget=budget, games=games,
                   against=tuple(split_specs(against) if isinstance(against, str) else against),
                   popsize=popsize, seed=seed, holdout=holdout, tune=tuple(params),

@@ -14,17 +14,22 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from experiments import spec as specs
+from experiments.claims import check_claims
 from experiments.analysis import Analysis, analyse
 from experiments.looks import judge_run
-from experiments.runs import RunFolder, finished_chunks
+from experiments.runs import MANIFEST, RunError, RunFolder, finished_chunks
 from experiments.settle import play_until_settled
 from experiments.sweep import Outcome, run_sweep
 from reports import charts
 from reports.report import Result, build_report
 
+from . import checks
+from .checks import ArgumentError
 from .fair import Fairest, fairest
 
 SETTLE_CAP = 200_000            # --until-settled's default --max-games (as the CLI's)
+HOOKS = ("watch", "started", "setting_done", "stop", "progress")    # run_sweep's
+PRECISION = (0.0001, 0.5)       # stats' half-width (as ``stats --precision``)
 
 
 # ---------------------------------------------------------------------------- run folders
@@ -36,7 +41,14 @@ class Run:
     outcome: Outcome | None = field(default=None, repr=False)   # of the sweep that made it
 
     def __post_init__(self):
-        self.path = Path(self.path)     # a folder that is not a run: each read says so
+        self.path = Path(checks.path(self.path, "path", error=RunError))
+        if self.outcome is None:        # a folder named by the caller: a run, now
+            if not self.path.is_dir():
+                raise RunError(f"{self.path} is not a run folder (no such directory); make one "
+                               f"with `survive-sim sweep` or sweep()")
+            if RunFolder(self.path).read_manifest() is None:
+                raise RunError(f"{self.path} is not a run folder (no {MANIFEST}); make one with "
+                               f"`survive-sim sweep` or sweep()")
 
     @property
     def manifest(self) -> dict:
@@ -47,8 +59,30 @@ class Run:
                ) -> Iterator[pd.DataFrame]:
         """Every finished chunk as a table, in grid order (``setting``, then ``game``);
         ``columns``: only these (``setting`` and ``game`` always); ``games``: only the first
-        ``games`` of each setting. Memory holds one chunk at a time."""
+        ``games`` of each setting. Memory holds one chunk at a time. An unknown column raises
+        ``ArgumentError`` at the call."""
+        games = checks.optional_whole(games, "games")
         files, _ = finished_chunks(self.path, games)
+        columns = self._columns(columns, files)
+        return self._chunks(files, columns, games)
+
+    @staticmethod
+    def _columns(columns, files: dict[str, list[str]]) -> list[str] | None:
+        """``columns`` checked against the chunks' columns (each setting's first chunk)."""
+        columns = checks.names(columns, "columns")
+        if columns is None:
+            return None
+        known = list(dict.fromkeys(name for paths in files.values() if paths
+                                   for name in pq.read_schema(paths[0]).names))
+        for c in columns:
+            if c not in known:
+                raise ArgumentError(f"unknown column {c!r}; the run's columns: "
+                                    f"{', '.join(known)} (docs/per-game-table.md)", "columns")
+        return columns
+
+    @staticmethod
+    def _chunks(files: dict[str, list[str]], columns: list[str] | None,
+                games: int | None) -> Iterator[pd.DataFrame]:
         limit = games
         for label, paths in files.items():
             seen = 0
@@ -67,7 +101,8 @@ class Run:
     def table(self, columns: Sequence[str] | None = None, games: int | None = None
               ) -> pd.DataFrame:
         """The finished games as one table (``chunks``, concatenated). Pass ``columns``: a
-        large run holds millions of rows of ~100 columns."""
+        large run holds millions of rows of ~100 columns. ``columns``: a list of names, or
+        one name."""
         parts = list(self.chunks(columns, games))
         return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
@@ -79,29 +114,53 @@ class Run:
         games present and asked per setting). ``charts=False`` reads only what the
         statistics need, each mixed-table rotation on its own; ``watch``
         (``experiments.watch``) sees the chunks read."""
+        games, charts = checks.optional_whole(games, "games"), checks.flag(charts, "charts")
+        workers, watch = checks.threads(workers, "workers"), checks.watch(watch)
+        if scheduler is not None:
+            checks.text(scheduler, "scheduler")
         return analyse(str(self.path), games=games, pool_rotations=charts, charts=charts,
                        scheduler=scheduler, workers=workers, watch=watch)
 
     def stats(self, precision: float = 0.01, games: int | None = None,
               workers: int | None = None, scheduler: str | None = None) -> pd.DataFrame:
         """The tidy statistics ``survive-sim stats --out`` writes: one row per setting, seat
-        and metric, with ``value, low, high, n, method``."""
+        and metric, with ``value, low, high, n, method``. ``precision``: the win-share
+        half-width the ``games_for_precision`` rows aim at, 0.0001 to 0.5."""
+        precision = checks.number(precision, "precision", *PRECISION)
         return self.analysis(games, False, workers, scheduler).tidy(precision=precision)
 
-    def verdicts(self, games: int | None = None, record: bool = False) -> pd.DataFrame:
+    def verdicts(self, games: int | None = None, record: bool = False,
+                 claims: dict | None = None) -> pd.DataFrame:
         """The verdict on every claim the run's spec names, for each style and across them
         (docs/verdicts.md). ``record``: remember this look in the folder, as the report does
-        (so that a later, larger look keeps the error rates); off by default."""
-        return judge_run(str(self.path), games=games, record=record)
+        (so that a later, larger look keeps the error rates); off by default. ``claims``:
+        judge these claims' parameters instead of the spec's (``{"S1b": {"tolerance":
+        0.02}}``, merged over the spec's); parameters other than those the run's first look
+        stated make it a labelled re-judgement, with no stated error rate."""
+        games = checks.optional_whole(games, "games")
+        given = None
+        if claims is not None:
+            if not isinstance(claims, dict) or not all(isinstance(v, dict)
+                                                       for v in claims.values()):
+                raise ArgumentError("claims must be a dict of {claim: {parameter: "
+                                           "value}}, e.g. {'S1b': {'tolerance': 0.02}}")
+            problem = check_claims(claims)
+            if problem:
+                raise ArgumentError(f"claims: {problem}")
+            base = self.manifest.get("claims") or {}
+            given = {**base, **{c: {**base.get(c, {}), **p} for c, p in claims.items()}}
+        return judge_run(str(self.path), given, games=games,
+                         record=checks.flag(record, "record"))
 
     def chart(self, name: str, analysis: Analysis | None = None, **options):
         """``(figure, table)`` of one of the report's charts (``reports.charts``: e.g.
         ``seat_win_share``, ``game_length``, ``paired_differences``), with ``options`` as
         that function takes them; the table holds exactly the numbers drawn."""
-        fn = getattr(charts, name, None)
+        fn = getattr(charts, name, None) if isinstance(name, str) else None
         if fn is None or name not in charts.__all__ or not callable(fn) or name in (
                 "save", "select", "settings_table"):
-            raise ValueError(f"unknown chart {name!r}; accepted: {', '.join(CHARTS)}")
+            raise ArgumentError(f"unknown chart {name!r}; accepted: {', '.join(CHARTS)}",
+                                "name")
         return fn(analysis if analysis is not None else self.analysis(), **options)
 
     def report(self, out: str | os.PathLike | None = None, games: int | None = None,
@@ -110,7 +169,11 @@ class Run:
         """Write the report (index.html, index.md, figures/, tables/, verdicts.csv) into
         ``out`` (default: RUN-report beside RUN), as ``survive-sim report`` does. ``log`` gets
         a line as each phase ends; ``watch`` (``experiments.watch``) sees the phases."""
-        out = Path(out) if out is not None else self.path.with_name(self.path.name + "-report")
+        games, workers = checks.optional_whole(games, "games"), checks.threads(workers, "workers")
+        checks.callback(log, "log")
+        checks.watch(watch)
+        out = Path(checks.report_folder(out if out is not None else
+                                        self.path.with_name(self.path.name + "-report")))
         return build_report(str(self.path), str(out), log=log, games=games,
                             scheduler=scheduler, workers=workers, watch=watch)
 
@@ -123,10 +186,13 @@ CHARTS = ("seat_win_share", "seat_score_rescued", "tie_decisions", "tiebreak_tra
 def spec(source: str | os.PathLike | dict, **overrides) -> specs.Spec:
     """A sweep's ``Spec``: a shipped study's name (``"five-six"``), an experiment file (TOML,
     docs/sweeps.md), or the same structure as a dict. ``overrides``: ``games``, ``seed``,
-    ``chunk`` ..."""
-    if isinstance(source, dict):
-        built = specs.build(source, source="a dict")
-        return replace(built, **overrides) if overrides else built
+    ``chunk`` ... (checked as the file's own values)."""
+    if isinstance(source, dict):            # None: not given (as for a file)
+        return specs.build({**source, **{k: v for k, v in overrides.items() if v is not None}},
+                           source="a dict")
+    if not isinstance(source, (str, os.PathLike)):
+        raise specs.SpecError(f"source must be a shipped study's name, an experiment file "
+                              f"(TOML) or a dict, got {source!r}")
     shipped = specs.shipped()
     path = shipped[source] if isinstance(source, str) and source in shipped else specs.find(source)
     return specs.load(path, **overrides)
@@ -134,18 +200,47 @@ def spec(source: str | os.PathLike | dict, **overrides) -> specs.Spec:
 
 def sweep(source: str | os.PathLike | dict | specs.Spec, out: str | os.PathLike, *,
           games: int | None = None, threads: int | None = None, force_new: bool = False,
-          scheduler: str | None = None, workers: int | None = None,
+          scheduler: str | None = None, workers: int | None = None, parents: bool = False,
           **hooks: Callable) -> Run:
     """Play what the run folder ``out`` still lacks of the sweep ``source`` (a ``Spec``, a
     study name, a TOML file or a dict: ``spec``) and return the ``Run``. Resumable: the same
     call after an interruption plays only the missing chunks; a folder of another spec or
     engine is refused (``RunError``) unless ``force_new``. ``hooks``: ``watch``, ``started``,
     ``setting_done``, ``stop`` and ``progress`` of ``experiments.sweep.run_sweep`` (the CLI's
-    progress bar and its Ctrl-C: ``stop()`` True leaves after the chunk in flight)."""
-    sp = source if isinstance(source, specs.Spec) else spec(source)
-    if games is not None:
-        sp = replace(sp, games=games)
-    outcome = run_sweep(sp, str(out), force_new=force_new, threads=threads,
+    progress bar and its Ctrl-C: ``stop()`` True leaves after the chunk in flight).
+
+    ``out``'s parent folder must exist (``parents=True``: its missing parents are made, as
+    the CLI's ``sweep --out`` does). Every argument is checked before the folder is touched."""
+    out = checks.output_folder(out, "out", parents=checks.flag(parents, "parents"),
+                               error=RunError)
+    force_new = checks.flag(force_new, "force_new")
+    threads, workers = checks.threads(threads), checks.threads(workers, "workers")
+    if scheduler is not None:
+        checks.text(scheduler, "scheduler")
+    elif workers is not None:
+        raise ArgumentError("workers needs scheduler='local' (the processes of a local Dask "
+                            "cluster); without a scheduler the sweep plays on threads",
+                            "workers")
+    for key, hook in hooks.items():
+        if key not in HOOKS:
+            raise ArgumentError(f"unknown keyword {key!r}; accepted: games, threads, force_new, "
+                                f"scheduler, workers, parents and the hooks {', '.join(HOOKS)}",
+                                key)
+        if key == "watch":
+            checks.watch(hook)
+        else:
+            checks.callback(hook, key)
+    if isinstance(source, specs.Spec):
+        sp = source
+        if games is not None:
+            games = checks.whole(games, "games", error=specs.SpecError)
+            problem = specs.chunk_files_problem(games, sp.chunk, len(sp.points))
+            if problem:
+                raise specs.SpecError(f"games: {problem}")
+            sp = replace(sp, games=games)
+    else:
+        sp = spec(source) if games is None else spec(source, games=games)
+    outcome = run_sweep(sp, out, force_new=force_new, threads=threads,
                         scheduler=scheduler, workers=workers, **hooks)
     return Run(Path(out), outcome)
 
@@ -171,7 +266,8 @@ class Study:
 
     def report(self, out: str | os.PathLike | None = None) -> Result:
         """Write the study's report into ``out`` (default ``folder/report``)."""
-        result = build_report(str(self.run.path), str(out or self.folder / "report"))
+        out = checks.report_folder(out if out is not None else self.folder / "report")
+        result = build_report(str(self.run.path), out)
         if result.verdicts is not None:
             self._verdicts = result.verdicts
         return result
@@ -194,7 +290,8 @@ def study_folder(name: str, games: int | None = None, until_settled: bool = Fals
 
 def study(name: str, games: int | None = None, *, out: str | os.PathLike | None = None,
           until_settled: bool = False, max_games: int | None = None,
-          threads: int | None = None, force_new: bool = False) -> Study | Fairest:
+          threads: int | None = None, force_new: bool = False,
+          parents: bool = False) -> Study | Fairest:
     """Play the shipped study ``name`` (``studies()``) into ``out/run`` (default
     ``studies/NAME``, ``studies/NAME-GAMES`` with ``games``, ``studies/NAME-settled`` until
     settled), as ``survive-sim study`` does, and return the ``Study``; call ``.report()`` for
@@ -203,22 +300,40 @@ def study(name: str, games: int | None = None, *, out: str | os.PathLike | None 
 
     A study that is a search of boat allocations (``fair-boats``) is played by ``fairest``
     into ``out`` (default ``studies/NAME``) and returns its ``Fairest`` (``.verdicts``,
-    ``.report()``); ``games`` and the settling options do not apply to it."""
+    ``.report()``); ``games`` and the settling options do not apply to it.
+
+    ``out`` is a new (or empty) folder or an earlier study's, whose parent exists
+    (``parents=True``: missing parents are made); the default folder is made as the CLI
+    makes it. Every argument is checked before anything is played or written
+    (``ArgumentError``, ``SpecError`` or ``RunError``: one line)."""
     shipped = specs.shipped()
-    if name not in shipped:
-        raise ValueError(f"unknown study {name!r}; shipped: {', '.join(shipped)}")
+    if not isinstance(name, str) or name not in shipped:
+        raise ArgumentError(f"unknown study {name!r}; shipped: {', '.join(shipped)}", "name")
+    until_settled = checks.flag(until_settled, "until_settled")
+    force_new = checks.flag(force_new, "force_new")
+    threads = checks.threads(threads)
+    max_games = checks.optional_whole(max_games, "max_games")
+    if out is not None:
+        out = checks.output_folder(out, "out", parents=checks.flag(parents, "parents"),
+                                   error=RunError)
     if specs.is_search(shipped[name]):
         if games is not None or until_settled or max_games is not None:
-            raise ValueError(f"study {name} is a search of boat allocations: games, "
-                             f"until_settled and max_games do not apply (fairest() takes its "
-                             f"values)")
-        return fairest(name, out, threads=threads, force_new=force_new)
+            raise ArgumentError(f"study {name} is a search of boat allocations: games, "
+                                f"until_settled and max_games do not apply (fairest() takes "
+                                f"its values)", "games")
+        return fairest(name, out, threads=threads, force_new=force_new, parents=parents)
     sp = specs.load(shipped[name], games=games)
-    if max_games is not None and not until_settled:
-        raise ValueError("max_games needs until_settled=True")
+    cap = (max_games or SETTLE_CAP) if until_settled else max_games
+    problem = checks.settling_problem(name, sp.claims, games, cap, until_settled, sp.chunk,
+                                      len(sp.points))
+    if problem:
+        raise ArgumentError(*problem)
     max_games = max_games or SETTLE_CAP
     folder = Path(out) if out is not None else study_folder(name, games, until_settled,
                                                               max_games)
+    problem = checks.study_folder_problem(str(folder))
+    if problem:
+        raise RunError(problem)
     run = folder / "run"
     rounds = None
     if until_settled:
@@ -231,5 +346,5 @@ def study(name: str, games: int | None = None, *, out: str | os.PathLike | None 
         rounds = play_until_settled(start, str(run), max_games, games, one_round,
                                     say=lambda line: None)
     else:
-        run_sweep(sp, str(run), force_new=force_new, threads=threads)
+        run_sweep(sp, str(run), force_new=force_new, threads=threads)    # (makes its parents)
     return Study(name, folder, Run(run), until_settled, rounds)

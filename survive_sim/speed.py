@@ -19,9 +19,10 @@ import pandas as pd
 
 import play.simulate as PS          # module attributes: the fuzz harness patches run_records
 from experiments import overhead
-from experiments.spec import Spec
-from play.settings import Settings, parse_player_counts
+from experiments.spec import Spec, SpecError, chunk_files_problem
+from play.settings import Settings, SettingsError, parse_player_counts
 
+from . import checks
 from .games import settings as make_settings
 from .runs import spec
 
@@ -62,9 +63,20 @@ def thread_counts(threads: Sequence[int | None]) -> list[int]:
     """Each thread count as numba runs it (None: all of numba's threads; at most those),
     each once, in the given order."""
     most = numba.config.NUMBA_NUM_THREADS
+    if threads is None or checks.is_whole(threads):
+        threads = [threads]                     # one count
+    if isinstance(threads, (str, bytes)) or not hasattr(threads, "__iter__"):
+        raise SettingsError(f"threads must be a thread count or a list of them (each a whole "
+                            f"number >= 1, or None for all of numba's), got {threads!r}",
+                            "--threads")
+    threads = list(threads)
+    if not threads:
+        raise SettingsError("threads must name at least one thread count (None: all of "
+                            "numba's)", "--threads")
     for n in threads:
-        if n is not None and (not isinstance(n, int) or n < 1):
-            raise ValueError(f"a thread count must be a whole number >= 1 or None, got {n!r}")
+        if n is not None and (not checks.is_whole(n) or n < 1):
+            raise SettingsError(f"a thread count must be a whole number >= 1 or None, got "
+                                f"{n!r}", "--threads")
     return list(dict.fromkeys(min(n or most, most) for n in threads))
 
 
@@ -88,16 +100,41 @@ def bench(players: str | Sequence[int] = (2, 3, 4, 5, 6),
     (``dolphins``, ``squid`` ...): the rules in force while timing. Bad input raises
     ``SettingsError`` before anything is timed. ``started(cells)`` gets every cell's
     ``Settings`` by ``(players, strategy)`` before the engine is loaded; ``on_row(row)`` each
-    row as it is measured. A ``MemoryError`` of a timed run carries ``.games``, its size."""
-    counts = parse_player_counts(players) if isinstance(players, str) else tuple(players)
+    row as it is measured. A ``MemoryError`` of a timed run carries ``.games``, its size.
+
+    As the CLI: ``seconds`` 0.1 to 600, ``repeat`` 1 to 100, ``games`` such that a timed run's
+    table fits in the memory available (``checks.GAME_BYTES`` per game)."""
+    E = SettingsError
+    if isinstance(players, str):
+        counts = parse_player_counts(players)
+    else:
+        counts = (players,) if checks.is_whole(players) else players
+        if isinstance(counts, bytes) or not hasattr(counts, "__iter__"):
+            raise SettingsError(f"players must be a player count, a list of them or the CLI's "
+                                f"\"2,3,4\", got {players!r}", "--players")
+        counts = tuple(counts)
+    if isinstance(strategies, str):
+        strategies = [s.strip() for s in strategies.split(",") if s.strip()]   # as the CLI's
+    strategies = checks.names(strategies, "strategies", error=E)
+    if not counts or not strategies:
+        raise SettingsError("bench needs at least one player count and one strategy",
+                            "--players" if not counts else "--strategies")
     cells = {(p, s): make_settings(p, s, challenges=challenges, **rules)
              for p in counts for s in strategies}
-    for name, value, low in (("games", games, 1), ("repeat", repeat, 1)):
-        if value is not None and (not isinstance(value, int) or value < low):
-            raise ValueError(f"{name} must be a whole number >= {low}, got {value!r}")
-    if not seconds > 0:
-        raise ValueError(f"seconds must be a number > 0, got {seconds!r}")
+    repeat = checks.whole(repeat, "repeat", 1, 100, error=E)
+    seconds = checks.number(seconds, "seconds", 0.1, 600, error=E)
+    seed = checks.seed(seed, error=E)
+    max_games = checks.optional_whole(max_games, "max_games", error=E)
+    checks.callback(on_row, "on_row", error=E)
+    checks.callback(started, "started", error=E)
     ns = thread_counts(threads)
+    # the cells' first game indices are 1,000,000 x (1 + k): the last game must fit in int64
+    games = checks.optional_whole(games, "games", 1, checks.INDEX_MAX - 1_000_000 * len(ns),
+                                  error=E)
+    problem = games and checks.memory_problem(games, checks.GAME_BYTES, "games",
+                                              "a timed run holds its whole table")
+    if problem:
+        raise SettingsError(problem, "--games")
     if started is not None:
         started(cells)
     for n in ns:                                          # warm up: load/compile, threads
@@ -153,8 +190,17 @@ def bench_sweep(source: str | os.PathLike | dict | Spec, *, games: int | None = 
     processes, interleaved ``repeat`` times. Returns ``times`` (seconds of each run, per way),
     ``sweep_over_raw`` and, with workers, ``dask_over_sweep`` (each: the ratio of the best
     runs, the median of the paired runs' ratios). ``report`` gets a line per run."""
+    repeat = checks.whole(repeat, "repeat", 1, 100)
+    threads, workers = checks.threads(threads), checks.threads(workers, "workers")
+    checks.callback(report, "report")
     if isinstance(source, Spec):
-        sp = source if games is None else replace(source, games=games)
+        sp = source
+        if games is not None:
+            games = checks.whole(games, "games", error=SpecError)
+            problem = chunk_files_problem(games, source.chunk, len(source.points))
+            if problem:
+                raise SpecError(f"games: {problem}")
+            sp = replace(source, games=games)
     else:
         sp = spec(source) if games is None else spec(source, games=games)
     return overhead.measure(sp, repeat=repeat, threads=threads, workers=workers or None,

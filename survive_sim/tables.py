@@ -11,6 +11,8 @@ import pandas as pd
 from experiments.summary import check_values, summary_table
 from experiments.tables import check_duplicates, check_table, setting_groups, table_header
 
+from . import checks
+
 FORMATS = {".parquet": "parquet", ".csv": "csv"}
 TIEBREAKS = ("shared", "chain")
 
@@ -27,7 +29,7 @@ def _one_line(text) -> str:
 def read_table(path: str | os.PathLike) -> pd.DataFrame:
     """A saved per-game table (``.parquet`` or ``.csv``, by its name), as written by
     ``simulate --out`` or a sweep's chunks; ``TableError`` when it cannot be read as one."""
-    path = os.fspath(path)
+    path = checks.path(path, "path", error=TableError)
     ext = os.path.splitext(path)[1].lower()
     if os.path.isdir(path):
         raise TableError(f"{path} is a directory; give a file name ending in "
@@ -61,13 +63,16 @@ def summary(table: pd.DataFrame | str | os.PathLike, tiebreak: str | None = None
     rules do not allow raises ``TableError``: one line naming the column, the first bad row
     and the accepted values."""
     if tiebreak not in (None, *TIEBREAKS):
-        raise ValueError(f"tiebreak must be one of {', '.join(TIEBREAKS)} or None, got "
-                         f"{tiebreak!r}")
+        raise checks.ArgumentError(f"tiebreak must be one of {', '.join(TIEBREAKS)} or None, "
+                                   f"got {tiebreak!r}", "tiebreak")
     if isinstance(table, pd.DataFrame):
         df, name = table, "the table"
-    else:
+    elif isinstance(table, (str, os.PathLike)):
         name = os.fspath(table)
         df = read_table(name)
+    else:
+        raise TableError(f"table must be a per-game table (a DataFrame) or the path of a saved "
+                         f"one (.parquet or .csv), got {table!r}")
     try:
         check_table(df)
         check_values(df)

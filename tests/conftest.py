@@ -16,7 +16,8 @@ import pytest
 ENGINE_FREE = {"test_referee_unit.py", "test_replays_package.py", "test_summary.py", "test_draw.py",
                "test_no_negative_index.py", "test_settings.py", "test_page.py",
                "test_inference.py", "test_calibration.py", "test_provenance.py",
-               "test_compile_progress.py", "test_calibration_claims.py"}
+               "test_compile_progress.py", "test_calibration_claims.py",
+               "test_calibration_sequences.py"}
 
 
 @pytest.fixture(scope="session", autouse=True)

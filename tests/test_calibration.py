@@ -28,18 +28,35 @@ def slack(p: float, reps: int) -> float:
     return 3 * math.sqrt(p * (1 - p) / reps)
 
 
-@pytest.mark.parametrize("name", [
-    "S1 null: every seat 1/N", "S1 seat 1 at the tolerance", "S1 slope at the tolerance",
-    "S1 real slope, 60% of the tolerance", "S1 null with ties (15%) and a layout effect",
-    "S1b at the margin: seat 1 +tolerance", "S1b balanced",
-    "S1b pooled rotations sharing a layout, a strong strategy", "S1c equal spreads",
-    "S1c at the tolerance"])
+ONE_LOOK = ["S1 null: every seat 1/N", "S1 seat 1 at the tolerance", "S1 slope at the tolerance",
+            "S1 real slope, 60% of the tolerance", "S1 null with ties (15%) and a layout effect",
+            "S3 null: every seat 1/N", "S3 seat 1 at the tolerance", "S3 slope at the tolerance",
+            "S1b at the margin: seat 1 +tolerance", "S1b balanced",
+            "S1b pooled rotations sharing a layout, a strong strategy", "S1c equal spreads",
+            "S1c at the tolerance"]
+NEAR = [name for name in SC if " 1.2 x " in name or " 1.5 x " in name]
+
+
+@pytest.mark.parametrize("name", ONE_LOOK)
 def test_one_look_is_wrong_at_most_half_alpha_of_the_time(name):
     """A single look: each kind of wrong conclusion is a one-sided test at alpha / 2 (false
     'supported' at the tolerance's edge, false 'balanced' at the margin, false 'refuted' when
-    balanced)."""
+    balanced) -- and at an edge, where a label on either side is wrong, each side on its own
+    (second review: the edges counted only 'supported', and missed S1's 'refuted' at 41%)."""
     reps = 300
     r = C.run(SC[name], reps, [N1], seed=1)
+    assert r["wrong"] <= ALPHA / 2 + slack(ALPHA / 2, reps), r["tally"]
+    assert r["wrong2"] <= ALPHA / 2 + slack(ALPHA / 2, reps), r["tally"]
+
+
+@pytest.mark.parametrize("name", NEAR)
+def test_a_truth_just_past_the_tolerance_is_rarely_called_the_other_way(name):
+    """1.2 and 1.5 times the tolerance, for every composite rule of these claims (S1, S3: two
+    criteria; S1b: balance; S1c: a ratio): the wrong side stays within alpha / 2. S1 at 1.2 x
+    its slope's tolerance came out 'negligible' or 'refuted' 82% of the time before the
+    second review's fix."""
+    reps = 150
+    r = C.run(SC[name], reps, [N1], seed=8)
     assert r["wrong"] <= ALPHA / 2 + slack(ALPHA / 2, reps), r["tally"]
 
 
@@ -62,10 +79,12 @@ def test_looking_again_keeps_the_error_rate_where_uncorrected_looks_do_not(name)
 
 def test_until_settled_keeps_the_error_rate():
     reps = 200
-    for name in ("S1 seat 1 at the tolerance", "S1b at the margin: seat 1 +tolerance",
-                 "S1c at the tolerance"):
+    for name in ("S1 seat 1 at the tolerance", "S1 slope at the tolerance",
+                 "S1b at the margin: seat 1 +tolerance", "S1c at the tolerance",
+                 "S1 slope at 1.2 x the tolerance"):
         r = C.run(SC[name], reps, LOOKS, seed=4, sequential=True)
         assert r["wrong"] <= ALPHA / 2 + slack(ALPHA / 2, reps), (name, r["tally"])
+        assert r["wrong2"] <= ALPHA / 2 + slack(ALPHA / 2, reps), (name, r["tally"])
 
 
 @pytest.mark.parametrize("name", ["S1 large: seat 1 +2 tolerances",
@@ -86,7 +105,7 @@ def test_large_effects_are_found_and_balance_is_shown():
 
 
 def test_a_null_across_styles_rarely_holds_for_some_style():
-    """Review item 5: 'holds for some styles' is a union over the styles, so each style is
+    """Review item 5: 'holds for some bot styles' is a union over the styles, so each style is
     re-judged at alpha / k: with three styles all at the tolerance's edge, 'holds for some'
     or 'for every' style comes out no more often than alpha."""
     from experiments.units import from_data
@@ -108,4 +127,5 @@ def test_the_long_version_writes_its_tables(tmp_path):
     C.main(["--reps", "2", "--games", "400", "--tolerance", "0.1", "--out", str(out)])
     text = out.read_text()
     assert text.count("| S1b balanced |") == 4 and "advised games" in text
+    assert "| S1 slope at 1.2 x the tolerance |" in text and "the other side" in text
     assert "per game index (ours)" in text

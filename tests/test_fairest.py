@@ -450,3 +450,67 @@ def test_the_plan_says_which_confirmation_it_costs(plain_names):
     assert "from 20,000 up to 80,000 until each is fair or unfair" in settled
     k = len(spec.candidates(4))
     assert all(x.most == k * 1600 + k * 80000 for x in lines(spec, timed=False))
+
+
+def _split_truth(fair_in_both=None, gap=0.08):
+    """Per style, shares of every 4-player allocation: half of the space far from 1/N (``gap``)
+    in style ``a`` only, the other half in style ``b`` only; ``fair_in_both``: one allocation
+    exactly fair in both."""
+    cands = candidates(4)
+    half = {c for i, c in enumerate(cands) if i % 2 == 0}
+    out = {}
+    for style, bad in (("a", half), ("b", set(cands) - half)):
+        pattern = np.array([1, -1, 1, -1]) * gap
+        out[style] = {c: list(0.25 + (pattern if c in bad and c != fair_in_both else 0 * pattern))
+                      for c in cands}
+    return out
+
+
+class _SplitStyles:
+    def __init__(self, truth):
+        self.truth = truth
+
+    def __call__(self, players, style, seed):
+        return SyntheticPlayer(self.truth[style.lineup[0]], seed=seed % 1000)
+
+
+def test_none_fair_for_every_style_needs_one_style_alone_or_alpha_over_s(tmp_path, plain_names):
+    """Second review, defect 3: each allocation unfair in a different style only. No style
+    alone shows every allocation unfair, so "none is fair for every style" is a union over the
+    styles: it is said only with every test read at alpha / S (Bonferroni over the S styles),
+    never as an intersection-union statement; each style's own "none fair" states its bound
+    alpha (1 + 1/F)."""
+    kw = dict(confirm_all=True, settle=20000, confirm_games=2500, max_games=800)
+    spec = build(_spec(**kw))
+    s = run_search(spec, tmp_path / "split", make_player=_SplitStyles(_split_truth()))
+    c = s.conclusions()
+    every = c[c["style"] == "every style"].iloc[0]
+    assert every["fair"] == ""
+    assert "alpha/2 (Bonferroni over the 2 styles" in every["conclusion"], every["conclusion"]
+    assert "alone" not in every["conclusion"]
+    assert "intersection-union" not in every["conclusion"]
+    for st in spec.styles:
+        assert not s.shown_unfair(4, st) >= set(candidates(4))       # no style alone
+        conf = s.confirmations[4, st]
+        assert s.none_fair_bound(4, st) == pytest.approx(0.05 * (1 + 1 / conf.family))
+    # one allocation fair in both styles: the union statement is not made
+    fair = candidates(4)[3]
+    s2 = run_search(spec, tmp_path / "one-fair",
+                    make_player=_SplitStyles(_split_truth(fair_in_both=fair)))
+    c2 = s2.conclusions()
+    every2 = c2[c2["style"] == "every style"].iloc[0]
+    assert label(fair) in every2["fair"].split(" | ")
+    assert every2["conclusion"].startswith("fair for every bot style we play")
+
+
+def test_none_fair_for_every_style_from_one_style_alone(tmp_path, plain_names):
+    """When one style alone shows every allocation unfair, the statement about every style is
+    that style's own conclusion, and says so."""
+    cands = candidates(4)
+    pattern = np.array([1, -1, 1, -1]) * 0.08
+    truth = {"a": {c: list(0.25 + pattern) for c in cands},
+             "b": {c: [0.25] * 4 for c in cands}}
+    spec = build(_spec(confirm_all=True, settle=20000, confirm_games=2500, max_games=800))
+    s = run_search(spec, tmp_path / "o", make_player=_SplitStyles(truth))
+    every = s.conclusions().query("style == 'every style'").iloc[0]
+    assert "for a self-play alone each is shown" in every["conclusion"], every["conclusion"]

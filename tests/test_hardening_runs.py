@@ -141,8 +141,8 @@ def test_report_and_a_resumed_sweep_of_such_a_run_are_one_line(run, tmp_path, ca
 def test_an_out_that_cannot_be_made_is_one_line(tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("mine")
-    cases = [("/proc/survive-sim-x", "cannot make the run folder /proc/survive-sim-x"),
-             ("/sys/survive-sim-x/run", "cannot make the run folder /sys/survive-sim-x/run"),
+    cases = [("/proc/survive-sim-x", "cannot make the folder /proc/survive-sim-x"),
+             ("/sys/survive-sim-x/run", "cannot make the folder /sys/survive-sim-x/run"),
              (afile / "run", "is a file")]
     for out, needle in cases:
         one_line(run_process("sweep", *GRID, "--out", out), needle, "--out")

@@ -24,7 +24,7 @@ from experiments.looks import judge_run
 SPEC = {"name": "tiny-looks", "seed": 5, "games": 200, "chunk": 100,
         "grid": {"players": [5], "boats": ["rules", "flat"], "tiebreak": ["chain"],
                  "strategies": ["greedy"]},
-        "claims": {"S1": {"tolerance": 0.1}, "S1b": {"tolerance": 0.1}}}
+        "claims": {"S1": {"tolerance": 0.2}, "S1b": {"tolerance": 0.1}}}
 KEYS = ["claim", "play", "scope"]
 
 
@@ -126,3 +126,97 @@ def test_study_until_settled_bad_input_is_one_line(tmp_path, args, words):
     assert r.exit_code == 2 and words in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
+
+
+def test_until_settled_interrupted_between_rounds_records_each_look_once(tmp_path):
+    """Second audit: a study resumed after Ctrl-C between rounds recorded its first look twice
+    (_looks.json held 200, 200, 400 games per setting). Rounds smaller than a chunk rewrite
+    the chunk of the round before (its count grows); interrupted after the next round's first
+    chunk, the resumed run judged round 1 again on what was left, as a new look. Round 1's
+    games are still in the old chunks, which a reader of the first 200 games now accepts."""
+    sp = replace(spec.build({**SPEC, "chunk": 500,
+                             "grid": {**SPEC["grid"], "players": [4, 5]}}), games=200)
+    whole = tmp_path / "whole"
+    settle.play_until_settled(sp, str(whole), 400, 200, say=lambda _: None)
+    want = judge_run(whole, record=False)
+    cut = tmp_path / "cut"
+    rounds = []
+
+    def interrupted(at):
+        rounds.append(at.games)
+        sweep.run_sweep(at, str(cut), stop=lambda: len(rounds) > 1)    # Ctrl-C in round 2
+        if len(rounds) > 1:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        settle.play_until_settled(sp, str(cut), 400, 200, interrupted, say=lambda _: None)
+    assert [x["per_setting"] for x in _log(cut)["looks"]] == [200]
+    from experiments.runs import finished_chunks
+    assert 0 in [h for h, _ in finished_chunks(cut)[1].values()]     # round 2 only begun
+    settle.play_until_settled(sp, str(cut), 400, 200, say=lambda _: None)
+    assert [x["per_setting"] for x in _log(cut)["looks"]] == \
+        [x["per_setting"] for x in _log(whole)["looks"]]
+    got = judge_run(cut, record=False)
+    cols = ["claim", "play", "scope", "verdict", "effect", "low", "high", "n", "looks",
+            "settled_at", "interval"]
+    pd.testing.assert_frame_equal(got[cols], want[cols])
+
+
+def test_tolerances_are_recorded_first_and_another_tolerance_is_a_labelled_look(tmp_path):
+    """Second review: no tolerance was written down before its study, and re-judging the same
+    games at another tolerance was not logged. The first look records every claim's
+    parameters; a re-judgement at others is a look of its own, labelled in the table, with no
+    stated error rate, and leaves the primary looks as they were."""
+    import survive_sim as ss
+    from experiments.verdicts import stated_claims
+    run = tmp_path / "run"
+    sweep.run_sweep(spec.build(SPEC), run)
+    first = judge_run(run)
+    log = _log(run)
+    assert log["looks"][0]["claims"] == stated_claims(SPEC["claims"])
+    assert log["looks"][0]["claims"]["S1c"] == {"tolerance": 0.25}       # brought, stated
+    settled = first["verdict"] != "inconclusive"
+    assert (first.loc[settled, "wrong_at_most"] == 0.025).all()
+    other = ss.Run(run).verdicts(claims={"S1b": {"tolerance": 0.2}}, record=True)
+    row = other[other["claim"] == "S1b"].iloc[0]
+    assert "stated first: tolerance 0.1; re-judged at another tolerance" in row["tolerance"]
+    assert other["wrong_at_most"].isna().all()
+    assert other[other["claim"] == "S1"].iloc[0]["tolerance"] == "tolerance 0.2"   # as stated
+    modes = [x["mode"] for x in _log(run)["looks"]]
+    assert modes == ["study", "another tolerance"]
+    ss.Run(run).verdicts(claims={"S1b": {"tolerance": 0.2}}, record=True)      # same again
+    assert len(_log(run)["looks"]) == 2
+    pd.testing.assert_frame_equal(judge_run(run), first)        # the primary look is intact
+    with pytest.raises(ValueError, match="claims.S1b.tolerance"):
+        ss.Run(run).verdicts(claims={"S1b": {"tolerance": 5}})
+
+
+def test_a_look_at_a_prefix_is_anytime_valid_and_writes_nothing(tmp_path):
+    """Second audit: `report RUN --games N` wrote a look into its input run's _looks.json. A
+    look at the first N games of a larger run is an earlier point of the same sequence: it
+    reads anytime-valid intervals and is not recorded."""
+    run = tmp_path / "run"
+    sweep.run_sweep(replace(spec.build(SPEC), games=400), run)
+    part = judge_run(run, games=200)
+    assert not (run / looks.LOOKS).exists()
+    assert set(part["interval"]) == {"95% anytime-valid"} and set(part["n"]) <= {0, 200}
+    whole = judge_run(run)                                      # the run's own first look
+    assert set(whole["interval"]) == {"95% fixed"}
+    judge_run(run, games=200)
+    assert len(_log(run)["looks"]) == 1
+    r = invoke("report", run, "--games", 100, "--out", tmp_path / "rep", "--workers", 1,
+               "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    assert len(_log(run)["looks"]) == 1
+
+
+def test_the_sensitivity_view_rejudges_at_other_tolerances_as_one_labelled_look(tmp_path):
+    from experiments.analysis import analyse
+    run = tmp_path / "run"
+    sweep.run_sweep(spec.build(SPEC), run)
+    judge_run(run)
+    a = analyse(run, charts=False, claims=SPEC["claims"])
+    view = looks.sensitivity(run, SPEC["claims"], a)
+    assert sorted(set(view["tolerance_pp"])) == [0.5, 1.0, 2.0, 3.0]
+    assert set(view["claim"]) == {"S1", "S1b"}               # win-share tolerances only
+    looks.sensitivity(run, SPEC["claims"], a)
+    assert [x["mode"] for x in _log(run)["looks"]] == ["study", "sensitivity"]

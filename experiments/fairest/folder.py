@@ -97,8 +97,20 @@ class SearchFolder:
                                   f"--force-new to start over")
 
     def __enter__(self) -> SearchFolder:
+        created = not self.path.exists()
         self.path.mkdir(parents=True, exist_ok=True)
-        self._lock = StateLock(self.path, "--out", error=SearchError).__enter__()
+        try:
+            self._lock = StateLock(self.path, "--out", error=SearchError).__enter__()
+            return self._prepare()
+        except BaseException:
+            # a folder this search made and could not even start in (a full disk, a signal)
+            # is not left behind, empty
+            self.__exit__(None, None, None)
+            if created:
+                shutil.rmtree(self.path, ignore_errors=True)
+            raise
+
+    def _prepare(self) -> SearchFolder:
         old = read_json(self.path / MANIFEST)
         keep = "none" if self.force_new else kept_state(old, self.ident)
         if keep != "all":                      # new, force_new, or another confirmation

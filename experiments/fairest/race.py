@@ -174,7 +174,8 @@ def _estimate(n: int, s1: int, s2: int, scale: float, lo: float, hi: float,
     constant = spread == 0
     sd = 0.0 if constant or n < 2 else math.sqrt(spread / (n * (n - 1))) / scale
     binary = binary_top is not None and s2 == binary_top * s1
-    return Estimate(s1 / (n * scale), sd, n, lo, hi, bool(binary), bool(constant))
+    return Estimate(s1 / (n * scale), sd, n, lo, hi, bool(binary), bool(constant),
+                    bounded=math.isfinite(hi))
 
 
 # ------------------------------------------------------------------ the racing rule

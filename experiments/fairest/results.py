@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .. import decisions as D
+from ..decisions import fair_within
 from ..inference import ALPHA, interval
 from .players import Style
 from .search import Confirmation, Race, judged
@@ -55,6 +56,7 @@ class Search:
                        "status": "dropped" if c in r.dropped else "kept",
                        "dropped_at": r.dropped.get(c, pd.NA), "n": t.n,
                        "measure": t.measure(), "measure_low": lo, "measure_high": hi,
+                       "fair_within": hi,
                        "chi2": t.chi2(), "ludii": t.ludii()}
                 for p, s in enumerate(t.shares()):
                     row[f"share_{p + 1}"] = s
@@ -63,17 +65,80 @@ class Search:
                 rows.append(row)
         return pd.DataFrame(rows)
 
+    def _every_style(self, players: int, every: set, open_everywhere: set, tol_text: str
+                     ) -> str:
+        """The conclusion across the bot styles played. "Fair for every style" is an
+        intersection-union statement (no correction). "None is fair for every style" is a
+        union over the S styles -- each allocation shown unfair in *some* style -- so it is said
+        only when one style alone shows every allocation unfair (that style's own
+        conclusion), or when each allocation is shown unfair in some style with every test
+        read at ``alpha / S`` (Bonferroni over the styles)."""
+        styles = [st for st in self.spec.styles if (players, st) in self.races]
+        if every:
+            return f"fair for every bot style we play: {', '.join(sorted(every))}"
+        space = set(self.races[players, styles[0]].boats) if styles else set()
+        alone = [st for st in styles if self.shown_unfair(players, st) >= space]
+        if alone:
+            st = alone[0]
+            return (f"no allocation of the space is fair for every bot style we play: for "
+                    f"{st.label} alone each is shown farther than {tol_text} from 1/N (that "
+                    f"style's own conclusion, which errs at most "
+                    f"{100 * self.none_fair_bound(players, st):.2g}%)")
+        k = len(styles)
+        strict = set().union(*(self.shown_unfair(players, st, self.spec.alpha / k)
+                               for st in styles)) if styles else set()
+        if not open_everywhere and strict >= space:
+            bound = max(self.none_fair_bound(players, st) for st in styles)
+            return (f"no allocation of the space is fair for every bot style we play: each "
+                    f"is shown farther than {tol_text} from 1/N in at least one style, every "
+                    f"test read at alpha/{k} (Bonferroni over the {k} styles; errs at most "
+                    f"{100 * bound:.2g}%)")
+        if not open_everywhere:
+            return (f"not concluded: each allocation is shown unfair in some style, but not "
+                    f"with the tests read at alpha/{k} that a statement about every style "
+                    f"needs (Bonferroni over the {k} styles); "
+                    f"{len(space - strict)} not shown unfair at that level")
+        return (f"no allocation was confirmed fair for every bot style we play; "
+                f"{len(open_everywhere)} not yet shown unfair in any style")
+
     # ------------------------------------------------------------------ confirmation
     def verdict(self, players: int, style: Style, c: str) -> D.Decision:
         conf = self.confirmations[players, style]
         return judged(conf.tallies[c], self.spec.tolerance, self.spec.alpha / conf.family,
                       conf.look(), not conf.sequential)
 
-    def unfair_by_race(self, players: int, style: Style) -> list[str]:
+    def unfair_by_race(self, players: int, style: Style, alpha: float | None = None
+                       ) -> list[str]:
         """The allocations the race itself shows farther than the tolerance from 1/N: a seat's
-        anytime-valid interval (at alpha shared among the seats) wholly outside it."""
+        anytime-valid interval (at ``alpha`` shared among the seats; the spec's by default)
+        wholly outside it."""
         r, tol = self.races[players, style], self.spec.tolerance
-        return [c for c in r.boats if r.tallies[c].interval(self.spec.alpha, r.look)[0] > tol]
+        a = self.spec.alpha if alpha is None else alpha
+        return [c for c in r.boats if r.tallies[c].interval(a, r.look)[0] > tol]
+
+    def shown_unfair(self, players: int, style: Style, alpha: float | None = None
+                     ) -> set[str]:
+        """Every allocation shown unfair for one style, by its race or on fresh games, with
+        every test read at ``alpha`` (the spec's by default) instead of the spec's level."""
+        a = self.spec.alpha if alpha is None else alpha
+        out = set(self.unfair_by_race(players, style, a))
+        conf = self.confirmations.get((players, style))
+        if conf is not None:
+            out |= {c for c in conf.tallies if judged(conf.tallies[c], self.spec.tolerance,
+                                                      a / conf.family, conf.look(),
+                                                      not conf.sequential).verdict
+                    == D.REFUTED}
+        return out
+
+    def none_fair_bound(self, players: int, style: Style) -> float:
+        """What "no allocation of the space is fair" for one style errs at most: the one fair
+        allocation there may be is shown unfair by the race (its players' intervals at
+        ``alpha / P`` each: at most ``alpha``) or on fresh games (its seats at ``alpha / (F
+        N)`` each, ``F`` allocations confirmed: at most ``alpha / F``), so ``alpha (1 +
+        1/F)``."""
+        conf = self.confirmations.get((players, style))
+        family = conf.family if conf is not None else 0
+        return self.spec.alpha * (1 + (1 / family if family else 0))
 
     def confirm_table(self) -> pd.DataFrame:
         """``confirmation.csv``: one row per player count, style, allocation and seat, and the
@@ -140,7 +205,8 @@ class Search:
                              "fair": " | ".join(fair),
                              "conclusion": _conclusion(fair, self.spec.tolerance, open_,
                                                        close, within.get(close), shown,
-                                                       unknown, len(r.boats)),
+                                                       unknown, len(r.boats),
+                                                       self.none_fair_bound(players, style)),
                              "unfair_by_race": len(shown["race"]),
                              "unfair_on_fresh_games": len(shown["fresh"] - shown["race"]),
                              "not_shown_unfair": len(unknown),
@@ -156,15 +222,7 @@ class Search:
                 worst = {c: w for c, w in worst.items() if styles_of[c] == n_styles}
                 close = min(worst, key=lambda c: (worst[c], c)) if worst else ""
                 tol_text = f"±{100 * self.spec.tolerance:g} pp"
-                if every:
-                    text = f"fair for every style: {', '.join(sorted(every))}"
-                elif not open_everywhere:
-                    # intersection-union: each allocation is shown unfair in some style
-                    text = (f"no allocation of the space is fair for every style: each is "
-                            f"shown farther than {tol_text} from 1/N in at least one")
-                else:
-                    text = (f"no allocation was confirmed fair for every style; "
-                            f"{len(open_everywhere)} not yet shown unfair in any style")
+                text = self._every_style(players, every, open_everywhere, tol_text)
                 rules = label(named(players)["rules"])
                 if close and close != rules:
                     text += (f"; closest of those confirmed in every style: {close}, every "
@@ -180,7 +238,9 @@ class Search:
                              "kept": pd.NA, "searched": pd.NA, "fairest": "",
                              "fairest_measure": math.nan, "fairest_low": math.nan,
                              "fairest_high": math.nan, "fairest_n": pd.NA,
-                             "race_end": "", "rule": "intersection-union over the styles"})
+                             "race_end": "", "rule": "fair for every style: intersection-union over "
+                             "the styles; none fair for every style: one style alone, or "
+                             "Bonferroni over the styles"})
         return pd.DataFrame(rows)
 
 
@@ -189,18 +249,12 @@ def _mean_cols(name: str, est, look) -> dict:
     return {name: est.value, f"{name}_low": lo, f"{name}_high": hi}
 
 
-def fair_within(d: D.Decision) -> float:
-    """The smallest tolerance at which the confirmation calls the allocation fair: the
-    largest distance from 0 of any seat's interval (at the confirmation's level)."""
-    return max(max(abs(lo), abs(hi)) for _, _, lo, hi in d.parts)
-
-
 def _conclusion(fair: list[str], tol: float, open_: dict, close: str, within: float | None,
-                shown: dict, unknown: list[str], searched: int) -> str:
+                shown: dict, unknown: list[str], searched: int, bound: float) -> str:
     """The conclusion of one player count and style in words. "No allocation of the space is
-    fair" needs every allocation shown unfair, by the race or on fresh games: an
-    intersection-union statement, wrong only if the one fair allocation there was is wrongly
-    shown unfair, at most alpha."""
+    fair" needs every allocation shown unfair, by the race or on fresh games: wrong only if a
+    fair allocation there was is wrongly shown unfair, at most ``bound`` (``alpha (1 + 1/F)``:
+    ``Search.none_fair_bound``)."""
     closest = (f"; closest on fresh games: {close}, every seat within ±{100 * within:.2f} pp "
                f"of 1/N" if close and within is not None else "")
     tol_text = f"±{100 * tol:g} pp"
@@ -210,7 +264,7 @@ def _conclusion(fair: list[str], tol: float, open_: dict, close: str, within: fl
     if not unknown:
         return (f"no allocation of the space is fair within {tol_text}: each of the "
                 f"{searched} has a seat shown farther from 1/N ({len(shown['race'])} by the "
-                f"race, {fresh} on fresh games){closest}")
+                f"race, {fresh} on fresh games; errs at most {100 * bound:.2g}%){closest}")
     left = (f"; {len(unknown)} of the {searched} allocations not yet shown unfair"
             + (" (not confirmed)" if not set(unknown) & set(open_) else ""))
     if open_:

@@ -252,14 +252,19 @@ class Folder:
         return "discard"
 
     def __enter__(self) -> Folder:
+        made = not self.partial.exists()
         try:
             self.partial.mkdir(exist_ok=True)
             lock = StateLock(self.partial, error=TournamentError)
             lock.__enter__()
             self._lock = lock
         except OSError as e:
+            self._unmake(made)
             raise TournamentError(f"cannot write in {self.path.parent}: {e.strerror or e}",
                                   "--out") from None
+        except BaseException:
+            self._unmake(made)
+            raise
         try:
             if self.old == "discard":
                 for x in self.partial.iterdir():
@@ -277,12 +282,21 @@ class Folder:
             self.tmp = build_folder(self.path)
         except OSError as e:
             self._unlock()
+            self._unmake(made)
             raise TournamentError(f"cannot write in {self.path.parent}: {e.strerror or e}",
                                   "--out") from None
         except BaseException:
             self._unlock()
+            self._unmake(made)
             raise
         return self
+
+    def _unmake(self, made: bool) -> None:
+        """The ``.partial`` folder this call made, when it failed before saving anything in it
+        (a full disk): removed, if empty."""
+        if made:
+            with contextlib.suppress(OSError):
+                self.partial.rmdir()
 
     def _unlock(self) -> None:
         if self._lock is not None:

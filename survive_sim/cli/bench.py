@@ -56,14 +56,13 @@ def bench(games, seconds, repeat, players_list, threads, challenges, dolphins, s
         _bench_sweep(sweep_spec, games, repeat, threads, workers)
         return
     # a timed run holds its whole table (play.simulate.simulate): refuse what cannot fit
-    from .simulate import GAME_BYTES, memory_available, size_text
+    from survive_sim.checks import GAME_BYTES, memory_available, memory_problem, size_text
     memory = memory_available()
     available = memory[0] if memory else None
-    if games is not None and memory and games * GAME_BYTES > available:
-        bad(f"--games {games:,} needs about {size_text(games * GAME_BYTES)} of memory (a timed "
-            f"run holds its whole table, about {GAME_BYTES:,} bytes per game), and "
-            f"{size_text(available)} is available ({memory[1]}); the largest --games that "
-            f"fits is {available // GAME_BYTES:,}", "--games")
+    problem = games and memory and memory_problem(games, GAME_BYTES, "--games",
+                                                  "a timed run holds its whole table", memory)
+    if problem:
+        bad(problem, "--games")
     import numba
 
     from play.settings import SettingsError

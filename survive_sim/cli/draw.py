@@ -63,9 +63,12 @@ def event_index(log: dict, event: int | None, turn: int | None) -> int:
             bad(f"--{e}", "--turn")
     if event is None:
         return n - 1
-    if not 0 <= event < n:
-        bad(f"--event {event} is outside the game: accepted 0..{n - 1} ({n} events)", "--event")
-    return event
+    from survive_sim.checks import ArgumentError
+    from survive_sim.logs import event_index as checked          # the API's words
+    try:
+        return checked(event, n, "--event")
+    except ArgumentError as e:
+        bad(str(e), "--event")
 
 
 def picture(log: dict, i: int, out: str, scale: float = 1.0):

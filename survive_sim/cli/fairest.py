@@ -18,13 +18,18 @@ def play(source, out: str | None, values: dict, threads, force_new: bool, no_pro
          title: str) -> None:
     """Play the search ``source`` with ``values`` into ``out``, write its report, print the
     conclusions and the verdicts."""
+    from .files import check_folder_writable
+    if out is not None:                              # before the imports and the engine
+        check_folder_writable(out, "--out")
     from experiments.spec import SpecError
     from survive_sim.fair import fair_spec, fairest, search_names
     try:
         spec = fair_spec(source, **values)
     except (SpecError, TypeError) as e:
         bad(one_line(e))
-    out = out or os.path.join("studies", spec.name)
+    if out is None:
+        out = os.path.join("studies", spec.name)
+        check_folder_writable(out, "--out")
     from play.settings import Settings
 
     from .progress import Progress, compile_note, load_engine
@@ -38,7 +43,7 @@ def play(source, out: str | None, values: dict, threads, force_new: bool, no_pro
     try:
         with Progress(title=title, quiet=no_progress) as bar:
             result = fairest(spec, out, threads=threads, force_new=force_new, watch=bar,
-                             started=started)
+                             started=started, parents=True)
             bar.begin("writing the report")
             page = result.report()
     except RuntimeError as e:                         # an engine error names its game

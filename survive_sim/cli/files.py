@@ -18,8 +18,10 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 
+from experiments import atomic
 from experiments.atomic import (  # noqa: F401  (atomic_file ...: what the commands import here)
     ROW_GROUP,
     ParquetChunks,
@@ -27,7 +29,7 @@ from experiments.atomic import (  # noqa: F401  (atomic_file ...: what the comma
     atomic_path,
     write_text,
 )
-from experiments.outputs import not_ours_message, replaceable, unwritable
+from experiments.outputs import not_ours_message, replaceable, unwritable, unwritable_folder
 
 from .options import bad
 
@@ -48,7 +50,12 @@ class Terminated(BaseException):
 def signals_unwind():
     """While the block runs, SIGINT raises ``KeyboardInterrupt`` and SIGTERM ``Terminated``,
     once each: a second signal during the clean-up is ignored. Signals the process inherited
-    as ignored (``nohup``, background jobs) stay ignored."""
+    as ignored (``nohup``, background jobs) stay ignored.
+
+    The interrupt is also recorded (``experiments.atomic.interrupt_arrived``) and not lost:
+    inside ``atomic.interrupts_held`` it waits for the block's end; swallowed on its way (by a
+    ``__del__`` or a weakref callback that ran when the signal came), it is raised again
+    before any output is put in place (``atomic.check_interrupt``) and when the block ends."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -58,19 +65,51 @@ def signals_unwind():
         for s in wanted:
             if s in old:
                 signal.signal(s, signal.SIG_IGN)
-        if signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        raise Terminated(signum)
+        error = KeyboardInterrupt if signum == signal.SIGINT else lambda: Terminated(signum)
+        if atomic.interrupt_arrived(error):
+            raise error()
+
+    def unraisable(info):
+        # the interrupt a finaliser swallowed: recorded, and raised again -- no traceback
+        if not (isinstance(info.exc_value, (KeyboardInterrupt, Terminated))
+                and atomic.interrupted()):
+            old_hook(info)
 
     old = {s: signal.getsignal(s) for s in wanted}
     old = {s: h for s, h in old.items() if h is not None and h != signal.SIG_IGN}
+    old_hook = sys.unraisablehook
+    atomic.forget_interrupt()
     for s in old:
         signal.signal(s, handler)
+    sys.unraisablehook = unraisable
     try:
         yield
+        atomic.check_interrupt()                # one that was swallowed: the command ends here
     finally:
+        sys.unraisablehook = old_hook
         for s, h in old.items():
             signal.signal(s, h)
+        atomic.forget_interrupt()
+
+
+def quiet_signals() -> None:
+    """Ignore SIGINT and SIGTERM from now on: the command has said why it ends and is leaving
+    (a second Ctrl-C must not print a traceback while the interpreter shuts down)."""
+    for s in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(OSError, ValueError):
+            signal.signal(s, signal.SIG_IGN)
+
+
+def io_problem(e: OSError) -> str:
+    """The one line for an ``OSError`` that ended a command: ``could not write PATH: No space
+    left on device`` for an output (``experiments.atomic.failed_target``), else the reason and
+    the file it names."""
+    reason = e.strerror or (str(e) or type(e).__name__)
+    target = atomic.failed_target(e)
+    if target:
+        return f"could not write {target}: {reason}"
+    names = " -> ".join(str(n) for n in (e.filename, e.filename2) if n is not None)
+    return f"{reason}: {names}" if names else reason
 
 
 # ---------------------------------------------------------------------------- checks
@@ -153,6 +192,15 @@ def check_writable(path: str, param: str) -> None:
     """The file ``path`` can be created: its directory exists and accepts a new file
     (``experiments.outputs.unwritable``)."""
     problem = unwritable(path)
+    if problem is not None:
+        bad(problem, param)
+
+
+def check_folder_writable(path: str, param: str) -> None:
+    """The folder ``path`` can be written: it accepts a new file, or (not there yet) can be
+    made in its nearest existing parent (``experiments.outputs.unwritable_folder``). For the
+    commands that write a folder, before anything heavy (the engine, the games)."""
+    problem = unwritable_folder(path)
     if problem is not None:
         bad(problem, param)
 

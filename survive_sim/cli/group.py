@@ -10,7 +10,7 @@ import click
 
 from simulator.errors import PluginError
 
-from .files import Terminated, signals_unwind
+from .files import Terminated, io_problem, quiet_signals, signals_unwind
 from .options import one_line
 
 
@@ -20,7 +20,9 @@ class OneLineErrors(click.Group):
     click's own report adds a usage line and a hint; here the message alone, prefixed with the
     command that failed, so scripts and people see exactly one line naming the problem. During
     the command SIGINT and SIGTERM unwind the stack (``files.signals_unwind``) so that no
-    temporary file is left, and end with the shell's codes 130 and 143."""
+    temporary file is left, and end with the shell's codes 130 and 143. A failure to write (a
+    full disk, a quota, a read-only file system) is one line naming the output, exit code 1,
+    as the commands' own ``could not write`` lines."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         prog_name = prog_name or "survive-sim"
@@ -32,15 +34,28 @@ class OneLineErrors(click.Group):
         except click.exceptions.Abort as e:
             cause = e.__cause__ or e.__context__
             interrupted = isinstance(cause, KeyboardInterrupt)
+            if interrupted and args is None:
+                quiet_signals()
             click.echo(f"{prog_name}: {'interrupted' if interrupted else 'aborted'}"
                        f"{_notes(cause)}", err=True)
             _exit(130 if interrupted else 1)
         except KeyboardInterrupt as e:
+            if args is None:                       # a process of its own: leaving, a second
+                quiet_signals()                    # Ctrl-C must not print a traceback
             click.echo(f"{prog_name}: interrupted{_notes(e)}", err=True)
             _exit(130)
         except Terminated as e:
+            if args is None:
+                quiet_signals()
             click.echo(f"{prog_name}: terminated{_notes(e)}", err=True)
             _exit(e.code)
+        except OSError as e:
+            if isinstance(e, BrokenPipeError):
+                raise
+            # writing failed (a full disk ...): what was being written is removed already
+            click.echo(f"{self._command_path(prog_name, args)}: error: "
+                       f"{one_line(io_problem(e))}", err=True)
+            _exit(1)
         except click.ClickException as e:
             ctx = getattr(e, "ctx", None)
             where = ctx.command_path if ctx is not None else prog_name

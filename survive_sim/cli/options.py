@@ -92,10 +92,12 @@ def settings_from(players: int, strategies: str = "random", plugins=(), **rules)
 
 
 def check_last_game(first: int, games: int) -> None:
-    """Game indices are int64: the last one, ``first + games - 1``, must fit."""
-    if first + games - 1 > INDEX_MAX:
-        bad(f"--first {first} + --games {games} - 1 = {first + games - 1} is past the last game "
-            f"index 2**63-1 = {INDEX_MAX}; lower --first or --games", "--games")
+    """Game indices are int64: the last one, ``first + games - 1``, must fit (the API's check,
+    ``survive_sim.checks``, in the CLI's words)."""
+    from survive_sim.checks import last_game_problem
+    problem = last_game_problem(first, games, "--first", "--games")
+    if problem:
+        bad(problem, "--games")
 
 
 players_option = click.option(

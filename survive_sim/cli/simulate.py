@@ -11,10 +11,11 @@ seed, i and the settings; the summary's sums are exact), so neither does any out
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 
 import click
+
+from survive_sim.checks import GAME_BYTES, memory_available, size_text  # noqa: F401 (bench)
 
 from .group import main
 from .files import check_output, distinct_paths, out_format, table_writer
@@ -33,38 +34,7 @@ from .options import (
 )
 from .progress import Progress, compile_note, threads_used
 
-
-# Peak bytes per game of a chunk in memory: its int32 records (engine.REC_W = 87 columns x 4 =
-# 348 bytes), the error array (24), the pandas frame they become (~470), the summary's and the
-# writer's temporaries; measured 1.2-1.5 KB per game (2-6 players, Parquet or CSV), rounded up.
-GAME_BYTES = 2048
 MAX_CHUNK = 200_000                  # games per chunk at most (~400 MB): progress stays lively
-
-
-def memory_available() -> tuple[int, str] | None:
-    """``(bytes, where from)``: the memory available to a new allocation, ``MemAvailable`` of
-    ``/proc/meminfo``, else the free physical pages (``SC_AVPHYS_PAGES``); None when neither
-    is known."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024, "MemAvailable of /proc/meminfo"
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return (os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"),
-                "free physical pages")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-def size_text(n: float) -> str:
-    """``1.5 GB``, ``320 MB``: a size as a person reads it."""
-    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
-        if n >= scale:
-            return f"{n / scale:,.1f} {unit}"
-    return f"{n / 1e3:,.0f} kB"
 
 
 def effective_chunk(chunk: int, games: int, available: int | None = None) -> int:

@@ -9,27 +9,8 @@ import click
 from .group import main
 from .options import IntRange, bad, one_line
 
-
-
-def _not_a_study_folder(out: str) -> str | None:
-    """Why ``out`` cannot take a study (which writes ``out/run`` and ``out/report``): a
-    study's --out is a new (or empty) folder or an earlier study's; a sweep's run folder
-    would get a run nested inside it, which no Parquet reader can then read as one run."""
-    try:
-        names = [n for n in os.listdir(out) if not n.startswith(".")]
-    except FileNotFoundError:
-        return None
-    except OSError as e:
-        return f"{out} cannot be read ({e.strerror or e})"
-    accepted = ("study --out must be a new folder or an earlier study's folder (one holding "
-                "run/ and report/)")
-    if "_manifest.json" in names or any(n.endswith(".parquet") for n in names):
-        return (f"{out} is a sweep's run folder, not a study's; {accepted}; to report on that "
-                f"run use `survive-sim report {out}`")
-    if names and not any(n in ("run", "report") and os.path.isdir(os.path.join(out, n))
-                         for n in names):
-        return f"{out} is not empty and is not a study's folder; {accepted}"
-    return None
+# the settling options as the CLI spells them (``survive_sim.checks.settling_problem``)
+CLI_NAMES = {"games": "--games", "max_games": "--max-games", "until_settled": "--until-settled"}
 
 
 def _listing(path) -> str:
@@ -102,23 +83,23 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
         from .fairest import play as play_search
         play_search(name, out, {}, threads, force_new, no_progress, f"study {name}")
         return
+    from survive_sim.checks import settling_problem, study_folder_problem
     if max_games is not None and not until_settled:
-        bad("--max-games needs --until-settled", "--max-games")
+        bad(*settling_problem(name, (), games, max_games, False, 1, 1, CLI_NAMES))
     try:
-        spec = specs.load(studies[name], games=games)
+        spec = specs.load(studies[name], games=games)   # a count too large: one line, at once
     except specs.SpecError as e:
         bad(str(e))
     if until_settled:
         max_games = max_games or SETTLE_CAP
-        if not spec.claims:
-            bad(f"study {name} names no claims: --until-settled has nothing to settle")
-        if games is not None and games > max_games:
-            bad(f"--games {games:,} (the first round) is more than --max-games {max_games:,}",
-                "--games")
+        problem = settling_problem(name, spec.claims, games, max_games, True, spec.chunk,
+                                   len(spec.points), CLI_NAMES)
+        if problem:
+            bad(*problem)
     out = out or str(study_folder(name, games, until_settled, max_games or SETTLE_CAP))
     if os.path.exists(out) and not os.path.isdir(out):
         bad(f"{out} is a file; --out needs a folder", "--out")
-    problem = _not_a_study_folder(out)
+    problem = study_folder_problem(out, "study --out", cli=True)
     if problem:
         bad(problem, "--out")
     run, page = os.path.join(out, "run"), os.path.join(out, "report")

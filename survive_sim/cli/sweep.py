@@ -254,7 +254,9 @@ def play(spec, out, force_new, threads, scheduler, workers, no_progress, progres
     from experiments.runs import RunError
     from survive_sim.runs import sweep as sweep_into
 
+    from .files import check_folder_writable
     from .progress import Progress, compile_note, load_engine
+    check_folder_writable(out, "--out")          # before anything heavy, named as typed
     p = progress if progress is not None else Progress(quiet=no_progress)
     p.finish()                 # no phase (silent) while the sweep checks the folder and the
     p.title = title or f"sweep {spec.name}"       # scheduler: bad input stays one line
@@ -262,7 +264,8 @@ def play(spec, out, force_new, threads, scheduler, workers, no_progress, progres
     def started(done, total):
         compile_note("run_games", no_progress)     # (after the checks: bad input is one line)
         p.note(f"{p.title}: {len(spec.points)} settings x {spec.games:,} games (seed "
-               f"{spec.seed}) into {out}; {done:,} of {total:,} games already there")
+               f"{spec.seed}) into {out}; {done:,} of {total:,} games already there"
+               + _recount_note(spec))
         if scheduler is None and done < total:
             load_engine(p, spec.points[0].settings, threads,
                         [x for point in spec.points for x in point.settings.strategies])
@@ -273,14 +276,13 @@ def play(spec, out, force_new, threads, scheduler, workers, no_progress, progres
     with (p if progress is None else contextlib.nullcontext()), _Signals() as sig:
         try:
             outcome = sweep_into(spec, out, force_new=force_new, threads=threads,
-                                 scheduler=scheduler, workers=workers, watch=p,
+                                 scheduler=scheduler, workers=workers, parents=True, watch=p,
                                  setting_done=setting_done, started=started,
                                  stop=lambda: sig.got is not None).outcome
         except RunError as e:
             bad(str(e))
         except RuntimeError as e:                             # an engine error names the game
             raise click.ClickException(one_line(e))
-    rate = outcome.games_played / max(outcome.seconds, 1e-9)
     if outcome.stopped:
         if progress is not None:
             progress.abort()                     # the command ends here: the caller's bar too
@@ -288,5 +290,34 @@ def play(spec, out, force_new, threads, scheduler, workers, no_progress, progres
                    f"same command to resume", err=True)
         sys.exit(sig.code)
     click.echo(f"{out}: {outcome.games_done} games of {len(spec.points)} settings "
-               f"({outcome.games_played} played now, {rate:,.0f} games/s); read it with "
-               f"`survive-sim stats {out}`")
+               f"({played_text(outcome)}); read it with `survive-sim stats {out}`")
+
+
+def _recount_note(spec) -> str:
+    """What the playing bar counts when some settings replay the games of another (the same
+    games under another tie-break, or named allocations that are the same boats)."""
+    distinct = len({p.game_key() for p in spec.points})
+    if distinct == len(spec.points):
+        return ""
+    return (f"; {len(spec.points) - distinct} of the settings play the same games as another "
+            f"(another tie-break or the same boats): those are recounted, not played again, "
+            f"and the bar counts games per setting, recounted ones included")
+
+
+def played_text(outcome) -> str:
+    """What a sweep call played and how fast, each rate saying what it counts: the games the
+    engine played (a game recounted for a twin setting counts once) per second of engine
+    time, and per second of the whole call (loading or compiling the engine and checking the
+    chunk files already there included). The progress bar's rate is neither: it counts games
+    per setting (twins included) per second of playing."""
+    from .progress import duration
+    played, written = outcome.games_played, outcome.games_written
+    text = f"{played:,} played now"
+    if written > played:
+        text += f", recounted as {written:,} games of the settings that share them"
+    if played:
+        text += (f"; {played / max(outcome.seconds_playing, 1e-9):,.0f} games/s in the engine, "
+                 f"{played / max(outcome.seconds, 1e-9):,.0f} games/s over the whole "
+                 f"{duration(outcome.seconds)} (loading the engine and checking the folder "
+                 f"included)")
+    return text
