@@ -115,6 +115,16 @@ def first_seat(players: int, excess: float) -> np.ndarray:
     return out
 
 
+def first_only(players: int, excess: float) -> np.ndarray:
+    """Seat 1 at 1/N + ``excess`` and seat 2 at 1/N - ``excess``, the others at 1/N: seat 1's
+    criterion alone at ``excess`` (the slope over seats stays far inside its tolerance; with
+    the rest shared equally, 4 players' slope would pass its own tolerance first)."""
+    out = np.full(players, 1 / players)
+    out[0] += excess
+    out[1] -= excess
+    return out
+
+
 # ------------------------------------------------------------------------------ scenarios
 @dataclass
 class Scenario:
@@ -279,7 +289,7 @@ def scenarios(t: float = 0.03) -> list[Scenario]:
             Scenario(f"{cid} null: every seat 1/N", cid, "no seat effect",
                      make(np.full(players, 1 / players)), sup, ref, par, neg),
             Scenario(f"{cid} seat 1 at the tolerance", cid, "seat 1 exactly +tolerance",
-                     make(first_seat(players, t)), sup, frozenset(), par, against),
+                     make(first_only(players, t)), sup, frozenset(), par, against),
             Scenario(f"{cid} slope at the tolerance", cid,
                      "slope exactly -tolerance/(N-1)", make(linear(players, -slope_tol)), sup,
                      frozenset(), par, against),
@@ -288,7 +298,7 @@ def scenarios(t: float = 0.03) -> list[Scenario]:
             out += [
                 Scenario(f"{cid} seat 1 at {k} x the tolerance", cid,
                          f"seat 1 +{k} tolerances (claim true)",
-                         make(first_seat(players, k * t)), against, sup, par),
+                         make(first_only(players, k * t)), against, sup, par),
                 Scenario(f"{cid} slope at {k} x the tolerance", cid,
                          f"slope {k} x -tolerance/(N-1) (claim true)",
                          make(linear(players, -k * slope_tol)), against, sup, par),

@@ -188,11 +188,13 @@ def _zero_of_n(n: int, a: float) -> float:
 # The normal-mixture sequence above is valid as n grows (it standardises by the running sd);
 # for a share near 0 or 1 at a small n it is not yet: with a first look of 100 games and a
 # share of 0.05 one side was crossed 5.3% of the time against 2.5%, and 8-15 times its level at
-# the race's Bonferroni levels. So a sequential look at a mean of bounded values whose spread
-# is small against its range reads a non-asymptotic sequence instead: when
-# ``n * (sd / (hi - lo))**2`` -- for a share, ``n * p * (1 - p)`` -- is below
-# ``SMALL * z(1 - a)**2`` at a one-sided level ``a`` (the farther into the tail, the more
-# games a normal approximation needs). ``SMALL`` was set by simulation
+# the race's Bonferroni levels (the few wins make the running sd small). So a sequential look
+# at a mean of bounded values that lies near one end of its range reads a non-asymptotic
+# sequence instead: when ``n * min(p, 1 - p)``, ``p`` the mean's place in its range ``(value -
+# lo) / (hi - lo)`` (for a share, the share), is below ``SMALL * z(1 - a)**2`` at a one-sided
+# level ``a`` (the farther into the tail, the more games a normal approximation needs). A mean
+# in the middle of its range (a paired difference, a slope over seats) keeps the normal
+# mixture: its running sd is no longer made small by a bound. ``SMALL`` was set by simulation
 # (``experiments.calibration_sequences``; docs/calibration.md, "Small samples").
 SMALL = 12.0
 
@@ -201,8 +203,10 @@ def _small(est: Estimate, a: float) -> bool:
     """A sequential look at ``est`` at one-sided level ``a`` takes the non-asymptotic sequence
     (see ``SMALL``)."""
     span = est.hi - est.lo
-    return bool(est.bounded and math.isfinite(span) and span > 0
-                and est.n * (est.sd / span) ** 2 < SMALL * _z(1 - a) ** 2)
+    if not (est.bounded and math.isfinite(span) and span > 0):
+        return False
+    p = min(max((est.value - est.lo) / span, 0.0), 1.0)
+    return bool(est.n * min(p, 1.0 - p) < SMALL * _z(1 - a) ** 2)
 
 
 def _log_beta_mixture(s: float, t: float, p: float, c: float) -> float:

@@ -65,6 +65,12 @@ def test_the_small_sample_sequence_is_used_only_below_its_threshold():
     big = mean_of(np.r_[np.ones(500), np.zeros(1500)], 0, 1)        # 375
     assert I._small(small, 0.025) and not I._small(big, 0.025)
     assert interval(small, 0.05, look) == I.small_interval(small, 0.05, look)
+    # a mean in the middle of a wide range keeps the normal mixture, however small its spread
+    # against the range (a slope over seats in [-1, 1], a chain-minus-shared difference): the
+    # bound does not make its running sd small, and the beta mixture would be far too wide
+    slope = I.Estimate(-0.009, 0.14, 9600, -1.0, 1.0, bounded=True)
+    tiny = I.Estimate(0.003, 0.01, 10_000, -1.0, 1.0, bounded=True)
+    assert not I._small(slope, 0.0125) and not I._small(tiny, 0.025)
     # a delta-method estimate (not a mean of bounded values) never takes it
     infl = I.of_influence(0.05, np.r_[np.ones(5), np.zeros(95)] - 0.05, 0, 1)
     assert not infl.bounded and not I._small(infl, 0.025)
