@@ -25,6 +25,7 @@ a parameter nor a plug-in ever recompiles the engine (see docs/writing-a-strateg
 from __future__ import annotations
 
 import math
+import linecache
 import re
 from dataclasses import dataclass
 
@@ -105,16 +106,43 @@ class ReadOnlyWrite(TypeError):
     """A plug-in's ``choose`` writes into ``pub`` or ``mine`` (found when it compiles)."""
 
 
+def _first_write_line(fn) -> int | str:
+    """The first line of ``fn`` that stores into its first two arguments (``pub``, ``mine``),
+    found in its source: the last resort when numba's error says nowhere; "?" if none."""
+    import ast
+    import inspect
+    import textwrap
+    try:
+        lines, start = inspect.getsourcelines(fn)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError):
+        return "?"
+    names = set(fn.__code__.co_varnames[:2])
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store)
+                and isinstance(node.value, ast.Name) and node.value.id in names):
+            return start + node.lineno - 1
+    return "?"
+
+
 def _read_only_write(fn, error) -> ReadOnlyWrite | None:
     """numba's long typing error for a write into a read-only array, as one line naming the
     line of the user's file; None for any other error."""
     text = str(error)
     if "Cannot modify readonly array" not in text:
         return None
-    where = re.findall(r'File "[^"]*", line (\d+):\n(?:.*\n)*?(.*)\n\s*\^', text)
-    line, code = where[-1] if where else ("?", "")
-    return ReadOnlyWrite(f"{fn.__name__} writes into pub or mine at line {line} "
-                         f"({code.strip()}), which are read-only (the engine's own state); copy "
+    loc = getattr(error, "loc", None)       # numba's own record of where typing failed
+    line = getattr(loc, "line", None)
+    if line is None:                        # not recorded: read it from the message
+        where = re.findall(r'File "[^"]*", line (\d+):', text)
+        line = where[-1] if where else _first_write_line(fn)
+    code = ""
+    if str(line).isdigit():
+        for filename in (getattr(loc, "filename", None), fn.__code__.co_filename):
+            code = code or (linecache.getline(filename, int(line)) if filename else "")
+    code = f" ({code.strip()})" if code.strip() else ""
+    return ReadOnlyWrite(f"{fn.__name__} writes into pub or mine at line {line}"
+                         f"{code}, which are read-only (the engine's own state); copy "
                          f"pub into work to try moves on it")
 
 
