@@ -35,15 +35,23 @@ Claims and verdicts:
 * ``decisions``: the decision rules: an estimate and its interval -> a verdict.
 * ``inference``: intervals, p-values and power, at one look or at any look.
 * ``units``: what the verdicts measure, one value per game index, kept as moments.
-* ``judges``: each claim's measures from those moments, and its decision.
+* ``features``: more per-index feature sets (boats, turns, causes, strategies, variance).
+* ``judges``: the first claims' measures from those moments, and their decisions.
+* ``judges_boats``: the judges of the claims about boats and turns (B2, S2-S4).
+* ``judges_games``: the judges of house rules, player counts, challenges, expansions.
+* ``judges_skill``: the judges of skill, luck and bashing the leader (K, L).
+* ``judging``: every claim's judge, in one table.
 * ``verdicts``: the verdict table of a study's claims, per style of play and across.
+* ``exhibits``: the numbers behind the later claims, as tables beside the verdicts.
 * ``looks``: a run's looks (``_looks.json``) and ``judge_run``, a run judged at its next look.
-* ``calibration``: how often each verdict is wrong, on synthetic data of known truth, on both
-  sides of every edge (``calibration_claims``: the later claims' rules);
-  ``calibration_sequences``: the anytime-valid sequences at small samples.
+* ``calibration``: how often each verdict is wrong, on synthetic data of known truth.
+* ``calibration_claims``: the same on both sides of the later claims' edges.
+* ``calibration_sequences``: the anytime-valid sequences at small samples.
+* ``fairest``: the fairest boat allocation (B3, S1b), raced and confirmed per style of play.
 
 Strategies:
 
 * ``tournament``: every strategy in every seat, on common games, until the order is known.
 * ``tune``: a strategy's parameters tuned by self-play against a ladder (CMA-ES).
+* ``plugins/``: plug-in strategies shipped as files (``placement.py``: placement alone, K3).
 """

@@ -178,10 +178,6 @@ def basher(w_sab: float):
     return make
 
 
-def careful_change(w_sab: float) -> float:
-    return 3 / (5 + w_sab) - 3 / 6
-
-
 def w_for(change: float) -> float:
     """The saboteur's weight that moves careful's win share per seat by ``change``."""
     return 3 / (change + 0.5) - 5

@@ -216,16 +216,6 @@ class Sums:
         low, high, method = bounded_interval(self.n, mean, self.sd, lo, hi, alpha)
         return (mean, low, high, self.n, method)
 
-    def t_test(self) -> tuple[float, float, float]:
-        """``(low, high, p)``: the t interval of the mean and the two-sided p-value of a
-        zero mean (the paired t of differences); needs values that vary."""
-        from scipy.special import stdtr
-        n, mean, sd = self.n, self.mean, self.sd
-        se = sd / math.sqrt(n)
-        half = t_quantile(1 - ALPHA / 2, n - 1) * se
-        p = 2 * float(stdtr(n - 1, -abs(mean) / se))
-        return (mean - half, mean + half, p)
-
     def __repr__(self) -> str:
         return f"Sums(n={self.n}, mean={self.mean:.6g}, lo={self.lo}, hi={self.hi})"
 

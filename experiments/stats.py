@@ -31,7 +31,7 @@ per setting and seat (``seat`` = seat, or player with 2 players)
   ``mean_score`` (in [0, the player's explorer value in play], or the explorer count under
   Challenge 3), ``rescued_fraction`` (explorers rescued / in play, per game, averaged over games:
   the unit is the game, as one game's explorers share its fate; in [0, 1]) and ``mean_turns``
-  (turns taken, in [0, max_turns]): ``bounded_mean_ci``.
+  (turns taken, in [0, max_turns]): ``moments.bounded_interval``.
   ``games_for_precision``: the games a half-width of ``precision`` (a ``precision`` row) would
   need at the observed own-rule share (``games_for_precision``); ``n`` is the games played.
 per setting (``seat`` NA)

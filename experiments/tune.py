@@ -166,11 +166,6 @@ class Tuning:
 
 
 # ---------------------------------------------------------------------------- measuring
-def win_shares(settings: Settings, rows: np.ndarray, player: int) -> np.ndarray:
-    """Per game: ``player``'s share of the win (1/k when k players share it)."""
-    return win_numerators(settings, rows, player) / SHARE_DEN
-
-
 def _chunks(first: int, count: int):
     for at in range(first, first + count, CHUNK):
         yield at, min(CHUNK, first + count - at)

@@ -36,7 +36,7 @@ from play.settings import RULES_BOATS
 from simulator.scoring import TIEBREAKS
 
 from . import features as F
-from .games import SettingData, explorers_per_colour, pool, prepare_all
+from .games import SettingData, explorers_per_colour, prepare_all
 from .inference import Estimate
 from .rotations import ROTATION_STRIDE, pooled_label, rotated_label, rotation_of, rotations
 
@@ -516,11 +516,6 @@ def from_data(data: list[SettingData]) -> Catalog:
 def from_frame(df: pd.DataFrame) -> Catalog:
     """A catalog of an in-memory run table (rotations of a mixed seating pooled here)."""
     return from_data(prepare_all(df))
-
-
-def pooled_data(parts: list[SettingData], e: Entry) -> SettingData:
-    """An in-memory pooled entry's games as one setting (rotation r's game g renumbered)."""
-    return pool(parts, e.seating, e.label, ROTATION_STRIDE, rotated_label(e.seating))
 
 
 __all__ = ["Catalog", "Comoments", "Entry", "Joint", "Planning", "entries_of", "feature_names",

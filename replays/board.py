@@ -2,32 +2,30 @@
 
 The referee must not share the engine's geometry (a mistake there would then hide in both), and
 nothing in ``replays`` may import the engine: ``simulator/board.py`` builds numpy tables for
-numba. So this module reads the same data file, the ``simulator`` package's
-``data/board.json``, and builds its own neighbours from the file's coordinate note. The
-package's data files (this one, and the rules text ``replays.viewer.rules`` reads) are found
-through the installed package (``simulator_data``: ``importlib.util.find_spec`` says where a
-package is without importing it -- ``import simulator`` would set up numba's cache). Location
-codes are the log's: ``0..132`` hexes in the file's order, ``133..136`` the safe isles NW, NE,
-SW, SE.
+numba. So this module reads the same data file as the engine, ``board.json``, and builds its own
+neighbours from the file's coordinate note. The data files ``replays`` reads (this one, and the
+rules text ``replays.viewer.rules`` reads) are its own package data, ``replays/data/``, found with
+``importlib.resources`` through ``replays`` itself (``replays_data``): never through the name
+``simulator``, which another installed package could also bear, and never by importing
+``simulator`` (that sets up numba's cache). In the repository ``replays/data/board.json`` and
+``RULES.md`` are symbolic links to ``simulator/data/``, so there is one copy of each; a wheel
+holds them as files. Location codes are the log's: ``0..132`` hexes in the file's order,
+``133..136`` the safe isles NW, NE, SW, SE.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
+from importlib import resources
 from pathlib import Path
 
 
-def simulator_data(name: str) -> Path:
-    """The ``simulator`` package's data file ``data/NAME`` (its package data), found without
-    importing the package."""
-    spec = importlib.util.find_spec("simulator")
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError(f"replays needs the simulator package's data/{name}: the simulator "
-                          f"package is not installed")
-    return Path(next(iter(spec.submodule_search_locations))) / "data" / name
+def replays_data(name: str) -> Path:
+    """The data file ``replays/data/NAME`` (package data of ``replays``, imported already:
+    nothing else is looked up or imported); a ``Path``, as the package is installed as files."""
+    return resources.files("replays") / "data" / name
 
 
-BOARD_JSON = simulator_data("board.json")
+BOARD_JSON = replays_data("board.json")
 
 
 def load_board_json(path=BOARD_JSON) -> dict:

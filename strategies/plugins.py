@@ -125,14 +125,3 @@ def load_plugins(paths) -> list[Strategy]:
     for p in paths or ():
         out.extend(load_plugin(p))
     return out
-
-
-def loaded_paths() -> list[Path]:
-    return list(_LOADED)
-
-
-def fingerprint(paths) -> dict[str, str]:
-    """Plug-in file -> hash of its source: what a run folder records so that results of an
-    edited plug-in are never mixed with the old ones."""
-    return {str(Path(p).expanduser().resolve()): source_hash(Path(p).expanduser())
-            for p in paths or ()}

@@ -4,8 +4,8 @@ the top of a module unless start-up time needs them (and a comment says so).
 
 Layers, bottom to top: ``simulator`` (the rules core) -> ``strategies`` -> ``play`` (engine,
 settings, tables, logs) -> ``experiments`` -> ``reports`` -> ``survive_sim`` (the Python API
-and the CLI). ``replays`` reads logs in plain Python and imports no other package (it finds
-the board's data file without importing ``simulator``). Read from the source with ``ast``:
+and the CLI). ``replays`` reads logs in plain Python and imports no other package (the board's
+data file is its own package data, a link to ``simulator``'s in the repository). Read from the source with ``ast``:
 nothing is imported.
 """
 from __future__ import annotations

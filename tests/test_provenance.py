@@ -47,8 +47,8 @@ def tree_copy(dest: Path) -> Path:
     dest.mkdir()
     for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy2(ROOT / name, dest / name)
-    for pkg in PACKAGES:
-        shutil.copytree(ROOT / pkg, dest / pkg, ignore=SKIP)
+    for pkg in PACKAGES:     # links stay links, as in a clone (replays/data/ -> simulator/data/)
+        shutil.copytree(ROOT / pkg, dest / pkg, ignore=SKIP, symlinks=True)
     (dest / ".gitignore").write_text("build/\n*.egg-info/\n")
     git(dest, "init", "-q")
     git(dest, "add", "-A")
@@ -129,6 +129,22 @@ def test_the_record_leaves_the_engine_hash_alone(wheel):
     src, site = wheel
     assert run_in(site, "import simulator; print(simulator.SOURCE_HASH)") == simulator.SOURCE_HASH
     assert all(f.name != provenance.RECORD for f in compiled_files(site))
+
+
+def test_the_wheel_ships_the_data_files_of_replays(wheel):
+    """``replays/data/`` links ``simulator/data/``'s files in the repository; the wheel holds
+    them as files of ``replays``, and an installed ``replays`` reads them there."""
+    src, site = wheel
+    assert (src / "replays" / "data" / "board.json").is_symlink()
+    for name in ("board.json", "RULES.md"):
+        own = site / "replays" / "data" / name
+        assert own.is_file() and not own.is_symlink()
+        assert own.read_bytes() == (site / "simulator" / "data" / name).read_bytes()
+    out = json.loads(run_in(site, "import json; from replays.board import BOARD, BOARD_JSON; "
+                                  "from replays.viewer.rules import RULES_MD; "
+                                  "print(json.dumps([str(BOARD_JSON), str(RULES_MD), BOARD.n_hex]))"))
+    assert out == [str(site / "replays" / "data" / "board.json"),
+                   str(site / "replays" / "data" / "RULES.md"), 133]
 
 
 # ------------------------------------------------------------------------------ the functions

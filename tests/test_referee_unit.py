@@ -953,7 +953,8 @@ def test_R21_creatures_must_move_forbids_staying():
 def test_referee_is_independent_plain_python():
     """The referee imports only the standard library: no numba, numpy, rules or engine (and of
     its own package only its modules and ``replays.board``, by relative imports; the board
-    finds ``simulator``'s data file with ``importlib.util.find_spec``, never importing it)."""
+    reads its data file as ``replays``'s own package data with ``importlib.resources``, never
+    importing ``simulator`` or looking it up)."""
     names = set()
     for path in REFEREE_PY:
         tree = ast.parse(path.read_text())

@@ -1,8 +1,9 @@
 """The ``replays`` package reads logs without the engine: importing it (the referee, the text of
 a log, the board, the pictures) never loads numba, numpy, what plays (``play``, the engine), the
-compiled rules or the strategies -- nor the ``simulator`` package itself, whose board data file
-it finds through the installed package (``replays.board.simulator_data``) -- and each of its
-modules stays short enough to read in one sitting."""
+compiled rules or the strategies -- nor the ``simulator`` package itself: the board data file
+and the rules text are ``replays``'s own package data (``replays.board.replays_data``), never
+looked up by the name ``simulator`` -- and each of its modules stays short enough to read in one
+sitting."""
 from __future__ import annotations
 
 import json
@@ -15,7 +16,8 @@ import pytest
 
 import simulator
 import simulator.board
-from replays.board import BOARD, BOARD_JSON, simulator_data
+import replays
+from replays.board import BOARD, BOARD_JSON, replays_data
 from replays.viewer.rules import RULES_MD
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,15 +64,41 @@ def test_a_picture_is_drawn_without_the_engine(tmp_path):
 
 
 def test_the_board_and_the_rules_are_the_simulator_packages_data_files():
-    """The files ``replays`` reads of another package: ``simulator``'s ``data/board.json`` (the
-    same file the engine's board is built from) and ``data/RULES.md``, found without importing
-    ``simulator``."""
+    """The files ``replays`` reads are its own package data, ``replays/data/board.json`` and
+    ``RULES.md``, with the content of ``simulator``'s ``data/board.json`` (the file the engine's
+    board is built from) and ``data/RULES.md``: in the repository they are links to them."""
     data = Path(simulator.__file__).parent / "data"
-    assert BOARD_JSON == simulator_data("board.json") == data / "board.json"
-    assert RULES_MD == data / "RULES.md" and RULES_MD.is_file()
+    own = Path(replays.__file__).parent / "data"
+    assert BOARD_JSON == replays_data("board.json") == own / "board.json"
+    assert RULES_MD == own / "RULES.md" and RULES_MD.is_file()
     assert BOARD_JSON.is_file()
+    for name in ("board.json", "RULES.md"):
+        assert (own / name).read_bytes() == (data / name).read_bytes()
+        assert (own / name).resolve() == (data / name).resolve()     # one copy in the repository
     assert json.loads(BOARD_JSON.read_text(encoding="utf-8")) == simulator.board.BOARD_JSON
     assert BOARD.n_hex == simulator.board.N_HEX
+
+
+def test_a_stray_simulator_package_is_not_read(tmp_path):
+    """Another package named ``simulator``, first on the path with a ``data/board.json`` and
+    ``data/RULES.md`` of its own, is neither read nor imported: ``replays`` finds its data
+    through ``replays`` (the old ``importlib.util.find_spec("simulator")`` read this one)."""
+    stray = tmp_path / "simulator"
+    (stray / "data").mkdir(parents=True)
+    (stray / "__init__.py").write_text("raise ImportError('the stray simulator was imported')\n")
+    (stray / "data" / "board.json").write_text("{}")
+    (stray / "data" / "RULES.md").write_text("not the rules\n")
+    code = ("import json, sys\nfrom replays.board import BOARD, BOARD_JSON\n"
+            "from replays.viewer.rules import RULES_MD, all_rules\n"
+            "print(json.dumps([str(BOARD_JSON), str(RULES_MD), BOARD.n_hex, "
+            "'B5.2' in all_rules(), 'simulator' in sys.modules]))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, env=env, check=True)
+    board, rules, n_hex, has_rule, imported = json.loads(out.stdout)
+    own = Path(replays.__file__).parent / "data"
+    assert (Path(board), Path(rules)) == (own / "board.json", own / "RULES.md")
+    assert n_hex == simulator.board.N_HEX and has_rule and not imported
 
 
 def test_every_module_of_replays_is_under_600_lines():

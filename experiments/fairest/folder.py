@@ -149,9 +149,3 @@ class SearchFolder:
         for name, frame in tables.items():
             write_text(self.path / name, frame.to_csv(index=False))
 
-
-def read_identity(out) -> dict | None:
-    """The identity of the search in ``out``, or None."""
-    doc = read_json(Path(out) / MANIFEST)
-    return doc if isinstance(doc, dict) else None
-

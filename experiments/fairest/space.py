@@ -35,10 +35,6 @@ def label(boats: tuple[int, ...]) -> str:
     return ",".join(map(str, boats))
 
 
-def parse_label(text: str) -> tuple[int, ...]:
-    return tuple(int(x) for x in text.split(","))
-
-
 def candidates(players: int, space: str = "monotone") -> list[tuple[int, ...]]:
     """Every allocation of ``space`` for ``players``, then any named one outside it, each once,
     in a fixed order (the lists in lexicographic order, then ``rules``, ``flat``,

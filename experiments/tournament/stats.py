@@ -9,7 +9,7 @@ exactly ``simulator.scoring.decide``'s winners (checked in the tests), whose tie
 Intervals treat the *game index* as the unit: the games of one index share their layout and
 dice (common random numbers), so they are not independent; the indices are. A strategy's value
 per index is its mean over that index's games (and over its seats, when the list was repeated to
-fill the table), and ``experiments.stats.bounded_mean_ci`` gives the interval of the mean of
+fill the table), and ``experiments.moments.bounded_mean_ci`` gives the interval of the mean of
 those values in their range (share [0, 1], score [0, ``score_bound``]). ``n`` is always the
 games behind a number, ``indices`` the units.
 

@@ -1,11 +1,11 @@
 """The rules a viewer page cites, as short HTML, read from the project's rules specification.
 
 The specification is ``RULES.md``, shipped as package data beside ``board.json``
-(``simulator/data/RULES.md``; ``docs/RULES.md`` is a link to it), and read as a file of the
-installed ``simulator`` package found the way ``replays.board`` finds the board
-(``simulator_data``): never ``import simulator``. Every
-rule is a table row whose first cell is its id (``| B5.2 | 2 Move | Up to ... |``); the row's
-other cells, under their column names, are the rule's text.
+(``simulator/data/RULES.md``; ``docs/RULES.md`` is a link to it), and read as ``replays``'s own
+package data, found the way ``replays.board`` finds the board (``replays_data``:
+``replays/data/RULES.md``, a link to the same file in the repository). Every rule is a table
+row whose first cell is its id (``| B5.2 | 2 Move | Up to ... |``); the row's other cells,
+under their column names, are the rule's text.
 """
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from functools import lru_cache
 from html import escape
 from pathlib import Path
 
-from ..board import simulator_data
+from ..board import replays_data
 
-RULES_MD = simulator_data("RULES.md")
+RULES_MD = replays_data("RULES.md")
 RULE_ID = re.compile(r"^(?:[BX]\d+\.\d+|R\d+)$")
 SECTION_ID = re.compile(r"^[BX]\d+$")
 _CODE = re.compile(r"`([^`\n]+)`")

@@ -76,14 +76,13 @@ class Progress:
     constructor are units finished before this process (a resumed run): they count towards
     done/total but not towards the rate. ``every`` (default: ``interval()``) is the most
     seconds between two lines in a log; ``clock``, ``stream`` and ``heartbeat=False`` (then
-    call ``tick()`` yourself) are for tests; ``desc`` is the old name of ``phase``.
+    call ``tick()`` yourself) are for tests.
     Thread-safe; nothing is printed after ``close()``.
     """
 
     def __init__(self, total: int | None = None, unit: str = "game", phase: str = "", *,
                  title: str = "", quiet: bool = False, done: int = 0, stream=None,
-                 every: float | None = None, clock=time.monotonic, heartbeat: bool = True,
-                 desc: str | None = None):
+                 every: float | None = None, clock=time.monotonic, heartbeat: bool = True):
         self.quiet = quiet
         self.stream = stream if stream is not None else sys.stderr
         self.every = 0.0 if quiet else interval(every)
@@ -96,7 +95,7 @@ class Progress:
         self.bar = None
         self._beat = self._stop = None
         self.last = clock()
-        self._start(phase if desc is None else desc, total, done, unit)
+        self._start(phase, total, done, unit)
         if not quiet and heartbeat:
             self._stop = threading.Event()
             self._beat = threading.Thread(target=_heartbeat, name="progress-heartbeat",
@@ -201,11 +200,6 @@ class Progress:
                 self._line(now)
             wait = beat - (now - self.last)
             return wait if wait > 0 else beat
-
-    def ended_early(self) -> None:
-        """The work stopped short of ``total`` by design (a tournament's stop rule): what was
-        done becomes the total, so the bar and the last line read complete."""
-        self.total = self.done
 
     def close(self) -> None:
         """The last line of the last phase (when it was counted to its end); then silence."""
