@@ -8,7 +8,9 @@
 * ``settings`` -- ``Settings``: one table's players, strategies, boats and rules;
 * ``simulate`` -- games played in chunks and returned as a pandas table, one row per game;
 * ``record``   -- one game played again with its event log, written as a replay log
-  (docs/replay-log.md), which ``replays`` reads.
+  (docs/replay-log.md), which ``replays`` reads;
+* ``contract`` -- the checks every strategy must pass (RULES R11): legal answers, the same table
+  for the same seed, decisions blind to hidden information (``survive-sim strategies --check``).
 
 Imports ``strategies`` and ``simulator`` only (tests/test_layers.py).
 """

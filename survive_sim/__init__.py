@@ -21,8 +21,10 @@ layers. In a notebook::
 * ``spec``, ``sweep`` -> ``Run`` -- run folders: ``.table``, ``.chunks``, ``.stats``,
   ``.verdicts``, ``.chart``, ``.report``;
 * ``studies``, ``study`` -> ``Study`` -- ``.verdicts``, ``.report``;
-* ``strategies`` -- the list of them; ``tournament`` -- strategies ranked, stopped by an
-  SPRT; ``tune`` -- a strategy's parameters searched with CMA-ES;
+* ``strategies`` -- the list of them; ``check_strategy`` -- the contract (legal, the same
+  table for the same seed, blind to hidden information) run on a plug-in file;
+  ``tournament`` -- strategies ranked, stopped by an SPRT; ``tune`` -- a strategy's
+  parameters searched with CMA-ES;
 * ``replay`` -> a log; ``read_log``, ``check`` (the referee), ``draw``, ``view`` (its page);
 * ``bench``, ``bench_sweep`` -- games per second, and what a sweep costs beyond its games;
 * ``fairest`` -> ``Fairest``, ``fair_spec``, ``fairest_plan`` -- the fairest boat allocation,
@@ -37,15 +39,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 __all__ = ["CHARTS", "Fairest", "Run", "Settings", "Study", "bench", "bench_sweep", "check",
-           "draw", "fair_spec", "fairest", "fairest_plan", "read_log", "read_table", "replay",
-           "settings", "simulate", "simulate_chunks", "spec", "strategies", "studies", "study",
-           "summary", "sweep", "tournament", "tune", "view"]
+           "check_strategy", "draw", "fair_spec", "fairest", "fairest_plan", "read_log",
+           "read_table", "replay", "settings", "simulate", "simulate_chunks", "spec",
+           "strategies", "studies", "study", "summary", "sweep", "tournament", "tune", "view"]
 
 if TYPE_CHECKING:                                   # for type checkers and editors
-    from .api import (CHARTS, Fairest, Run, Settings, Study, bench, bench_sweep, check, draw,
-                      fair_spec, fairest, fairest_plan, read_log, read_table, replay, settings,
-                      simulate, simulate_chunks, spec, strategies, studies, study, summary, sweep,
-                      tournament, tune, view)
+    from .api import (CHARTS, Fairest, Run, Settings, Study, bench, bench_sweep, check,
+                      check_strategy, draw, fair_spec, fairest, fairest_plan, read_log,
+                      read_table, replay, settings, simulate, simulate_chunks, spec, strategies,
+                      studies, study, summary, sweep, tournament, tune, view)
 
 
 def __getattr__(name: str):

@@ -19,7 +19,8 @@ The functions live in modules by concern, all re-exported here (and lazily by
 * ``logs``: a saved replay log without the engine: ``read_log``, ``check`` (the referee),
   ``draw``, ``view`` (the viewer page);
 * ``runs``: ``spec``, ``sweep`` -> ``Run``, ``studies``, ``study`` -> ``Study``;
-* ``ranking``: ``strategies`` (the list), ``tournament``, ``tune``;
+* ``ranking``: ``strategies`` (the list), ``check_strategy`` (the contract on a plug-in
+  file), ``tournament``, ``tune``;
 * ``speed``: ``bench``, ``bench_sweep``, ``machine``;
 * ``fair``: ``fair_spec``, ``fairest`` -> ``Fairest``, ``fairest_plan`` -- the fairest boat
   allocation (docs/fairest.md).
@@ -33,13 +34,13 @@ from .checks import ArgumentError
 from .fair import Fairest, fair_spec, fairest, fairest_plan
 from .games import Settings, replay, settings, simulate, simulate_chunks
 from .logs import check, draw, read_log, view
-from .ranking import strategies, tournament, tune
+from .ranking import check_strategy, strategies, tournament, tune
 from .runs import CHARTS, SETTLE_CAP, Run, Study, spec, studies, study, study_folder, sweep
 from .speed import bench, bench_sweep, machine
 from .tables import TableError, read_table, summary
 
 __all__ = ["CHARTS", "SETTLE_CAP", "ArgumentError", "Fairest", "Run", "Settings", "Study",
-           "TableError", "bench", "bench_sweep", "check", "draw", "fair_spec", "fairest",
-           "fairest_plan", "machine", "read_log", "read_table", "replay", "settings", "simulate",
-           "simulate_chunks", "spec", "strategies", "studies", "study", "study_folder", "summary",
-           "sweep", "tournament", "tune", "view"]
+           "TableError", "bench", "bench_sweep", "check", "check_strategy", "draw", "fair_spec",
+           "fairest", "fairest_plan", "machine", "read_log", "read_table", "replay", "settings",
+           "simulate", "simulate_chunks", "spec", "strategies", "studies", "study",
+           "study_folder", "summary", "sweep", "tournament", "tune", "view"]

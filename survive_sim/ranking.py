@@ -1,6 +1,6 @@
-"""Strategies: the list of them, their tournament and the tuning of their parameters
-(``survive-sim strategies``, ``tournament``, ``tune``). Part of the Python API
-(``survive_sim.api``, docs/python.md).
+"""Strategies: the list of them, the contract a plug-in's are held to, their tournament and the
+tuning of their parameters (``survive-sim strategies``, ``strategies --check``, ``tournament``,
+``tune``). Part of the Python API (``survive_sim.api``, docs/python.md).
 
 ``tournament`` and ``tune`` take a ``watch`` (``experiments.watch``: the CLI's progress bar)
 and a ``started`` hook, called with the validated input just before the first game (the CLI
@@ -22,7 +22,8 @@ from experiments import tune as TU          # ... and tune
 from experiments.atomic import write_text
 from experiments.outputs import unwritable
 from experiments.watch import watching
-from strategies.plugins import load_plugins
+from play import contract
+from strategies.plugins import load_plugin, load_plugins
 from strategies.registry import StrategyError, all_strategies, split_specs
 
 from . import checks
@@ -59,6 +60,28 @@ def strategies(plugins: Sequence[str | os.PathLike] = ()) -> pd.DataFrame:
     for col in ("plugin", "param"):                 # None, not NaN, where there is none
         table[col] = table[col].astype(object).where(table[col].notna(), None)
     return table
+
+
+# ---------------------------------------------------------------------------- the contract
+def check_strategy(path: str | os.PathLike) -> contract.Report:
+    """The strategy contract (RULES R11, ``play.contract``) run on every strategy of the
+    plug-in file ``path``, as ``survive-sim strategies --check FILE`` runs it: legal answers in
+    2-6 player games under every challenge and expansion (``legal_answers``), the same table
+    for the same seed whatever the threads and chunks (``same_seed_same_table``), and the same
+    decisions when hidden information is re-randomised (``ignores_hidden_information``).
+
+    Returns the ``Report``: ``.checks`` (one ``Check`` per strategy and check: ``.strategy``,
+    ``.name``, ``.ok``, ``.reason``, one line), ``.ok`` (every check passed), ``.failed``;
+    ``str(report)`` is the command's lines. A strategy that breaks the contract is a result,
+    not an exception. A bad ``path`` -- missing, not a ``.py`` file, a file the loader refuses
+    (it does not import, ``choose`` is not compiled or writes into ``pub``, no strategy) --
+    raises ``StrategyError`` (a ``ValueError``) with the loader's one line, before any game."""
+    path = checks.path(path, "path", error=StrategyError)
+    found = load_plugin(path)
+    if not found:
+        raise StrategyError(f"plug-in {path} defines no strategy (its STRATEGIES list is "
+                            f"empty)")
+    return contract.check([s.name for s in found], str(found[0].source))
 
 
 # ---------------------------------------------------------------------------- tournament

@@ -64,7 +64,7 @@ BASES = {
                  {"games": "1", "plugins": ["@plugin"], "strategies": "fuzzbot:x=0.2,random",
                   "players": "2"}],
     "stats": [{"run": "@run"}, {"run": "@run", "out": "s.csv", "games": "2"}],
-    "strategies": [{}, {"plugins": ["@plugin"]}],
+    "strategies": [{}, {"plugins": ["@plugin"]}, {"check": "@plugin"}],
     "study": [{"name": "tiebreaks", "games": "2", "out": "st"}, {"list_": True},
               {"name": "fair-boats", "out": "fbs"},
               {"name": "tiebreaks", "games": "2", "until_settled": True, "max_games": "8"}],
@@ -142,7 +142,8 @@ def test_a_valid_line_reaches_the_work(name, env, sandbox):
         args = [name] + fh.render(main.commands[name], base)
         with fh.in_folder(env):
             out = fh.run_line(main, args)
-        label = "study --list" if base.get("list_") else name
+        label = "study --list" if base.get("list_") else \
+            "strategies --check" if base.get("check") else name
         line = fh.command_text(args)
         if out.kind == "exception":
             raise AssertionError(f"{line} raised {type(out.error).__name__}: {out.error}") \
