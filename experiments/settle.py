@@ -49,32 +49,37 @@ def settled(table: pd.DataFrame) -> bool:
 
 @dataclass
 class Rounds:
-    """What the rounds did: ``(games per setting, rows settled, rows judged)`` per round."""
+    """What the rounds did: ``(games per setting, rows settled, rows judged)`` per round;
+    ``cap``: the most games per setting; ``stopped``: a round's sweep was asked to stop (its
+    ``stop`` hook) and the rounds ended there, unjudged (run again to resume)."""
     rounds: list[tuple[int, int, int]] = field(default_factory=list)
     table: pd.DataFrame | None = None
     capped: bool = False
+    cap: int = 0
+    stopped: bool = False
 
 
 def play_until_settled(spec, out: str, cap: int, first: int | None = None,
                        sweep: Callable | None = None, say: Callable[[str], None] = print,
                        watch=None) -> Rounds:
     """Play ``spec`` into ``out`` in rounds until every verdict is settled or ``cap`` games
-    per setting are played. ``sweep(spec_at_round)`` plays one round (the CLI's progress-bar
-    sweep; ``sweep.run_sweep`` when None); ``watch`` (``experiments.watch``) sees each
-    round's judging begin."""
+    per setting are played. ``sweep(spec_at_round)`` plays one round (``survive_sim.study``'s,
+    with the caller's hooks; ``sweep.run_sweep`` when None); when it returns a sweep's
+    ``Outcome`` that was stopped, the rounds end there (``Rounds.stopped``). ``watch``
+    (``experiments.watch``) sees each round's judging begin."""
     w = watching(watch)
     if not spec.claims:
         raise ValueError(f"study {spec.name} names no claims: nothing to settle")
     plan = sizes(first or spec.chunk, cap, spec.chunk)
-    done = Rounds()
+    done = Rounds(cap=cap)
     for r, n in enumerate(plan, 1):
         at = replace(spec, games=n)
         manifest = RunFolder(Path(out)).read_manifest() if Path(out).is_dir() else None
         if manifest is None or manifest.get("games", 0) <= n:   # else: a later round began
-            if sweep is None:
-                run_sweep(at, out)
-            else:
-                sweep(at)
+            outcome = run_sweep(at, out) if sweep is None else sweep(at)
+            if getattr(outcome, "stopped", False):
+                done.stopped = True
+                return done
         judging = f"round {r} of at most {len(plan)}: judging {n:,} games per setting"
         w.begin(judging)
         table = judge_run(out, spec.claims, sequential=True, games=n,

@@ -52,10 +52,27 @@ def one_line(text) -> str:
 def fail(message: str, name: str | None = None, error: type = ArgumentError):
     """Raise ``error(message)`` with ``.param`` set (``name``; ``--name`` for the layers'
     exceptions that name the CLI's option) unless it has one."""
+    raise _error(message, name, error)
+
+
+def _error(message: str, name: str | None, error: type) -> Exception:
     e = error(one_line(message))
     if getattr(e, "param", None) is None and name is not None:
         e.param = name if error is ArgumentError else "--" + name.replace("_", "-")
-    raise e
+    return e
+
+
+def refuse(check: Callable, *args, error: type = ArgumentError) -> None:
+    """Raise ``error`` (as ``fail``) when ``check(*args)`` finds a problem: a rule that
+    involves several arguments, whose ``(message, param)`` names them as the API spells them.
+    Such a check takes the names it words last (``options``: ``{"max_games": "--max-games",
+    ...}``), and the exception's ``spell(options)`` asks it again with them: one rule, checked
+    once, in the words of whoever called (the CLI: ``cli.options.usage_error``)."""
+    problem = check(*args)
+    if problem:
+        e = _error(*problem, error)
+        e.spell = lambda options: check(*args, options)
+        raise e
 
 
 def _bound(n: int) -> str:
@@ -294,27 +311,29 @@ def output_folder(value, name: str = "out", *, parents: bool = False,
     return out
 
 
-def study_folder_problem(out: str, option: str = "out", cli: bool = False) -> str | None:
-    """Why ``out`` cannot take a study (which writes ``out/run`` and ``out/report``): a
-    study's folder is a new (or empty) folder or an earlier study's; a sweep's run folder
-    would get a run nested inside it, which no Parquet reader can then read as one run."""
+def study_folder_problem(out: str, options: dict | None = None) -> tuple[str, str] | None:
+    """``(message, option)`` when ``out`` cannot take a study (which writes ``out/run`` and
+    ``out/report``), else None: a study's folder is a new (or empty) folder or an earlier
+    study's; a sweep's run folder would get a run nested inside it, which no Parquet reader can
+    then read as one run. ``options`` spells the names (the CLI's ``--out`` and ``survive-sim
+    report``; the API's ``out`` and ``Run(...).report()`` by default)."""
+    o = {"out": "out", "report": "Run({run!r}).report()", **(options or {})}
     if os.path.lexists(out) and not os.path.isdir(out):
-        return f"{out} is a file; {option} needs a folder"
+        return f"{out} is a file; {o['out']} needs a folder", o["out"]
     try:
         entries = [n for n in os.listdir(out) if not n.startswith(".")]
     except FileNotFoundError:
         return None
     except OSError as e:
-        return f"{out} cannot be read ({e.strerror or e})"
-    accepted = (f"{option} must be a new folder or an earlier study's folder (one holding "
+        return f"{out} cannot be read ({e.strerror or e})", o["out"]
+    accepted = (f"{o['out']} must be a new folder or an earlier study's folder (one holding "
                 f"run/ and report/)")
     if "_manifest.json" in entries or any(n.endswith(".parquet") for n in entries):
-        how = f"`survive-sim report {out}`" if cli else f"Run({out!r}).report()"
-        return f"{out} is a sweep's run folder, not a study's; {accepted}; to report on that " \
-               f"run use {how}"
+        return (f"{out} is a sweep's run folder, not a study's; {accepted}; to report on that "
+                f"run use {o['report'].format(run=out)}", o["out"])
     if entries and not any(n in ("run", "report") and os.path.isdir(os.path.join(out, n))
                            for n in entries):
-        return f"{out} is not empty and is not a study's folder; {accepted}"
+        return f"{out} is not empty and is not a study's folder; {accepted}", o["out"]
     return None
 
 

@@ -17,8 +17,9 @@ from experiments import spec as specs
 from experiments.claims import check_claims
 from experiments.analysis import Analysis, analyse
 from experiments.looks import judge_run
+from experiments.outputs import unwritable_folder
 from experiments.runs import MANIFEST, RunError, RunFolder, finished_chunks
-from experiments.settle import play_until_settled
+from experiments.settle import Rounds, play_until_settled, sizes
 from experiments.sweep import Outcome, run_sweep
 from reports import charts
 from reports.report import Result, build_report
@@ -221,15 +222,7 @@ def sweep(source: str | os.PathLike | dict | specs.Spec, out: str | os.PathLike,
         raise ArgumentError("workers needs scheduler='local' (the processes of a local Dask "
                             "cluster); without a scheduler the sweep plays on threads",
                             "workers")
-    for key, hook in hooks.items():
-        if key not in HOOKS:
-            raise ArgumentError(f"unknown keyword {key!r}; accepted: games, threads, force_new, "
-                                f"scheduler, workers, parents and the hooks {', '.join(HOOKS)}",
-                                key)
-        if key == "watch":
-            checks.watch(hook)
-        else:
-            checks.callback(hook, key)
+    _check_hooks(hooks, "games, threads, force_new, scheduler, workers, parents")
     if isinstance(source, specs.Spec):
         sp = source
         if games is not None:
@@ -245,16 +238,38 @@ def sweep(source: str | os.PathLike | dict | specs.Spec, out: str | os.PathLike,
     return Run(Path(out), outcome)
 
 
+def _check_hooks(hooks: dict, keywords: str) -> None:
+    """``hooks``: only ``run_sweep``'s (``HOOKS``), each a function (``watch``: a watch)."""
+    for key, hook in hooks.items():
+        if key not in HOOKS:
+            raise ArgumentError(f"unknown keyword {key!r}; accepted: {keywords} and the hooks "
+                                f"{', '.join(HOOKS)}", key)
+        if key == "watch":
+            checks.watch(hook)
+        else:
+            checks.callback(hook, key)
+
+
 # ---------------------------------------------------------------------------- studies
 @dataclass
 class Study:
-    """A shipped study played into ``folder`` (``folder/run``): its verdicts and report."""
+    """A shipped study played into ``folder`` (``folder/run``): its verdicts and report.
+    ``run.outcome``: what its last sweep played (``stopped``: ``stop()`` ended it early);
+    ``scheduler`` and ``workers``: the study's, with which ``report`` reads the run."""
     name: str
     folder: Path
     run: Run
     sequential: bool = False          # played until settled (anytime-valid looks)
-    rounds: object = None             # ``experiments.settle.Rounds`` when until settled
+    rounds: Rounds | None = None      # what the rounds did, when until settled
+    scheduler: str | None = None
+    workers: int | None = None
     _verdicts: pd.DataFrame | None = field(default=None, repr=False)
+
+    @property
+    def stopped(self) -> bool:
+        """A sweep was asked to stop (its ``stop`` hook) and the study ended there, not
+        judged further; the same call resumes it."""
+        return self.run.outcome is not None and self.run.outcome.stopped
 
     @property
     def verdicts(self) -> pd.DataFrame:
@@ -264,10 +279,14 @@ class Study:
             self._verdicts = judge_run(str(self.run.path), sequential=self.sequential)
         return self._verdicts
 
-    def report(self, out: str | os.PathLike | None = None) -> Result:
-        """Write the study's report into ``out`` (default ``folder/report``)."""
-        out = checks.report_folder(out if out is not None else self.folder / "report")
-        result = build_report(str(self.run.path), out)
+    def report(self, out: str | os.PathLike | None = None, *,
+               log: Callable[[str], None] | None = None, watch=None) -> Result:
+        """Write the study's report into ``out`` (default ``folder/report``), reading the run
+        with the study's ``scheduler`` and ``workers``; ``log`` and ``watch`` as for
+        ``Run.report``."""
+        result = self.run.report(out if out is not None else self.folder / "report",
+                                 workers=self.workers, scheduler=self.scheduler, log=log,
+                                 watch=watch)
         if result.verdicts is not None:
             self._verdicts = result.verdicts
         return result
@@ -279,72 +298,113 @@ def studies() -> dict[str, Path]:
 
 
 def study_folder(name: str, games: int | None = None, until_settled: bool = False,
-                 max_games: int = SETTLE_CAP) -> Path:
+                 max_games: int | None = None) -> Path:
     """Where a study goes by default: ``studies/NAME``, ``studies/NAME-GAMES`` with ``games``,
-    ``studies/NAME-settled`` (``-MAX`` with another cap) until settled."""
+    ``studies/NAME-settled`` (``-MAX`` with a cap other than the default) until settled."""
     if until_settled:
+        cap = max_games or SETTLE_CAP
         return Path("studies") / (f"{name}-settled"
-                                  + (f"-{max_games}" if max_games != SETTLE_CAP else ""))
+                                  + (f"-{cap}" if cap != SETTLE_CAP else ""))
     return Path("studies") / (name if games is None else f"{name}-{games}")
 
 
 def study(name: str, games: int | None = None, *, out: str | os.PathLike | None = None,
           until_settled: bool = False, max_games: int | None = None,
-          threads: int | None = None, force_new: bool = False,
-          parents: bool = False) -> Study | Fairest:
+          threads: int | None = None, force_new: bool = False, parents: bool = False,
+          scheduler: str | None = None, workers: int | None = None,
+          say: Callable[[str], None] | None = None,
+          sweeping: Callable[[specs.Spec, int, int], None] | None = None,
+          swept: Callable[[Outcome], None] | None = None,
+          **hooks: Callable) -> Study | Fairest:
     """Play the shipped study ``name`` (``studies()``) into ``out/run`` (default
     ``studies/NAME``, ``studies/NAME-GAMES`` with ``games``, ``studies/NAME-settled`` until
     settled), as ``survive-sim study`` does, and return the ``Study``; call ``.report()`` for
     its page. ``until_settled``: play in doubling rounds, judged with anytime-valid intervals,
     until every verdict is settled or ``max_games`` (default 200,000) per setting.
 
+    ``scheduler``: play on Dask, as ``sweep`` does (``workers``: its local cluster's
+    processes), and read the run for the report there too; ``workers`` without a scheduler
+    are the processes that read the run for the report.
+
+    The hooks (the CLI's progress display): ``sweeping(spec, round, rounds)`` before each
+    sweep, with the ``Spec`` it plays (its games per setting) and the round's number of at
+    most ``rounds`` (1 of 1 unless until settled); ``swept(outcome)`` after it; ``say(line)``:
+    each round's verdict count; and ``sweep``'s own (``watch``, ``started``, ``setting_done``,
+    ``stop``, ``progress``) passed to every sweep (``watch`` also sees each round's judging).
+    When ``stop()`` ends a sweep early the study returns there (``Study.stopped``), resumable
+    by the same call.
+
     A study that is a search of boat allocations (``fair-boats``) is played by ``fairest``
     into ``out`` (default ``studies/NAME``) and returns its ``Fairest`` (``.verdicts``,
-    ``.report()``); ``games`` and the settling options do not apply to it.
+    ``.report()``); ``games``, the settling options, the scheduler and the hooks do not apply
+    to it.
 
     ``out`` is a new (or empty) folder or an earlier study's, whose parent exists
     (``parents=True``: missing parents are made); the default folder is made as the CLI
     makes it. Every argument is checked before anything is played or written
-    (``ArgumentError``, ``SpecError`` or ``RunError``: one line)."""
+    (``ArgumentError``, ``SpecError`` or ``RunError``: one line; a refusal of two arguments
+    together has ``spell(options)``, ``checks.refuse``)."""
     shipped = specs.shipped()
     if not isinstance(name, str) or name not in shipped:
         raise ArgumentError(f"unknown study {name!r}; shipped: {', '.join(shipped)}", "name")
     until_settled = checks.flag(until_settled, "until_settled")
     force_new = checks.flag(force_new, "force_new")
-    threads = checks.threads(threads)
+    parents = checks.flag(parents, "parents")
+    threads, workers = checks.threads(threads), checks.threads(workers, "workers")
     max_games = checks.optional_whole(max_games, "max_games")
     if out is not None:
-        out = checks.output_folder(out, "out", parents=checks.flag(parents, "parents"),
-                                   error=RunError)
+        out = checks.path(out, "out", error=RunError)
+    if scheduler is not None:
+        checks.text(scheduler, "scheduler")
+    for key, hook in (("say", say), ("sweeping", sweeping), ("swept", swept)):
+        checks.callback(hook, key)
+    _check_hooks(hooks, "games, out, until_settled, max_games, threads, force_new, parents, "
+                        "scheduler, workers, say, sweeping, swept")
     if specs.is_search(shipped[name]):
-        if games is not None or until_settled or max_games is not None:
-            raise ArgumentError(f"study {name} is a search of boat allocations: games, "
-                                f"until_settled and max_games do not apply (fairest() takes "
-                                f"its values)", "games")
+        given = [k for k, v in (("games", games), ("until_settled", until_settled),
+                                ("max_games", max_games), ("scheduler", scheduler),
+                                ("workers", workers), *hooks.items(), ("say", say),
+                                ("sweeping", sweeping), ("swept", swept)) if v]
+        if given:
+            raise ArgumentError(f"study {name} is a search of boat allocations: "
+                                f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} "
+                                f"not apply (fairest() takes its values)", given[0])
         return fairest(name, out, threads=threads, force_new=force_new, parents=parents)
+    if not until_settled:                       # the rule needs no spec: before loading it
+        checks.refuse(checks.settling_problem, name, (), games, max_games, False, 1, 1)
     sp = specs.load(shipped[name], games=games)
-    cap = (max_games or SETTLE_CAP) if until_settled else max_games
-    problem = checks.settling_problem(name, sp.claims, games, cap, until_settled, sp.chunk,
-                                      len(sp.points))
-    if problem:
-        raise ArgumentError(*problem)
-    max_games = max_games or SETTLE_CAP
+    if until_settled:
+        max_games = max_games or SETTLE_CAP
+        checks.refuse(checks.settling_problem, name, sp.claims, games, max_games, True,
+                      sp.chunk, len(sp.points))
     folder = Path(out) if out is not None else study_folder(name, games, until_settled,
                                                               max_games)
-    problem = checks.study_folder_problem(str(folder))
-    if problem:
-        raise RunError(problem)
+    if out is not None and not parents:         # (the default folder is made as the CLI's)
+        checks.output_folder(out, "out", error=RunError)
+    checks.refuse(checks.study_folder_problem, str(folder), error=RunError)
     run = folder / "run"
+    problem = unwritable_folder(run)
+    if problem:
+        checks.fail(problem, "out", RunError)
+    played = []
+    plan = sizes(games or sp.chunk, max_games, sp.chunk) if until_settled else [sp.games]
+
+    def one_sweep(at: specs.Spec) -> Outcome:
+        if sweeping is not None:
+            sweeping(at, plan.index(at.games) + 1 if until_settled else 1, len(plan))
+        outcome = run_sweep(at, str(run), force_new=force_new and not played,
+                            threads=threads, scheduler=scheduler,
+                            workers=workers if scheduler else None, **hooks)
+        played.append(outcome)              # (run_sweep makes the folder's parents)
+        if swept is not None:
+            swept(outcome)
+        return outcome
     rounds = None
     if until_settled:
-        start = replace(sp, games=games or sp.chunk)
-        first = [force_new]
-
-        def one_round(at):
-            run_sweep(at, str(run), force_new=first[0], threads=threads)
-            first[0] = False
-        rounds = play_until_settled(start, str(run), max_games, games, one_round,
-                                    say=lambda line: None)
+        rounds = play_until_settled(replace(sp, games=games or sp.chunk), str(run), max_games,
+                                    games, one_sweep, say=say or (lambda line: None),
+                                    watch=hooks.get("watch"))
     else:
-        run_sweep(sp, str(run), force_new=force_new, threads=threads)    # (makes its parents)
-    return Study(name, folder, Run(run), until_settled, rounds)
+        one_sweep(sp)
+    return Study(name, folder, Run(run, played[-1] if played else None), until_settled,
+                 rounds, scheduler, workers)

@@ -467,6 +467,38 @@ def test_study_refuses_a_count_no_run_folder_can_hold_at_once(tmp_path, monkeypa
     assert os.listdir(tmp_path) == []
 
 
+def test_the_cli_and_the_api_refuse_max_games_without_settling_by_one_check(tmp_path,
+                                                                           monkeypatch):
+    """Issue 38: ``survive-sim study`` re-implemented ``study()``, and the two copies worded
+    one rule differently (``--max-games needs --until-settled``, ``max_games needs
+    until_settled=True``). The API checks it (``checks.settling_problem``, through
+    ``checks.refuse``); the command calls the API and words its refusal by asking the same
+    check again with its options' names."""
+    from survive_sim import checks
+    from survive_sim.cli.study import CLI_NAMES
+    calls = []
+    real = checks.settling_problem
+
+    def spy(*args):
+        calls.append(args)
+        return real(*args)
+    monkeypatch.setattr(checks, "settling_problem", spy)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(checks.ArgumentError) as api:
+        ss.study("tiebreaks", max_games=100, out=tmp_path / "api")
+    e = api.value
+    assert (str(e), e.param) == ("max_games needs until_settled=True", "max_games")
+    assert e.spell(CLI_NAMES) == ("--max-games needs --until-settled", "--max-games")
+    checked = calls[0]
+    calls.clear()
+    r = invoke("study", "tiebreaks", "--max-games", 100, "--out", tmp_path / "cli",
+               "--no-progress")
+    assert r.exit_code == 2 and r.stderr.strip().endswith(       # ("main": click's runner)
+        "study: error: Invalid value for '--max-games': --max-games needs --until-settled")
+    assert calls == [checked, checked + (CLI_NAMES,)]      # the API's check, then its words
+    assert os.listdir(tmp_path) == []
+
+
 def test_a_sweeps_last_line_says_what_each_rate_counts():
     """The study's last line read "1,240,000 played now, 3,838 games/s" under a bar of 20,498
     games/s: the bar counts games per setting (a tie-break twin's games are recounted, not

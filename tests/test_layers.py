@@ -11,6 +11,7 @@ nothing is imported.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -24,7 +25,7 @@ MAY_IMPORT = {
     "play": {"simulator", "strategies"},
     "replays": set(),
     "experiments": {"simulator", "strategies", "play"},
-    "reports": {"simulator", "strategies", "play", "replays", "experiments"},
+    "reports": {"simulator", "play", "replays", "experiments"},
     "survive_sim": {"simulator", "strategies", "play", "replays", "experiments", "reports"},
 }
 PACKAGES = tuple(MAY_IMPORT)
@@ -174,39 +175,96 @@ def test_one_list_of_the_compiled_packages():
     assert compiled == set(sources.PACKAGES)
 
 
-# The commands that parse, call the API and print (docs/architecture.md, "Which layer each
-# command calls"). Below the API they import only what turns the API's errors into one-line
-# usage errors and what formats its results as text; the work -- playing, the tournament's
-# folder, the tuning state, the referee, the viewer page, the timing -- is the API's.
-API_COMMANDS = {"tournament": "survive_sim.ranking", "tune": "survive_sim.ranking",
-                "strategies": "survive_sim.ranking", "summary": "survive_sim.tables",
-                "referee": "survive_sim.logs", "view": "survive_sim.logs",
-                "bench": "survive_sim.speed"}
-BELOW_THE_API = {
-    ("experiments.tournament", "TournamentError"), ("experiments.tournament", "text"),
-    ("experiments.tune", "TuneError"), ("experiments.tune", "summary"),
-    ("experiments.summary", "format_summary"), ("experiments.runs", "RunError"),
-    ("experiments.spec", "SpecError"), ("play.settings", "SettingsError"),
-    ("strategies.registry", "StrategyError"), ("replays.draw.logfile", "LogError"),
-}
+# Every command parses, calls the API and prints (docs/architecture.md, "Which layer each
+# command calls"). That table is read here: a row names the command, the API functions it
+# calls (``runs.study``: ``study`` of ``survive_sim.runs``) and what it may import below the
+# API -- the exceptions it turns into one-line usage errors, the text functions that format
+# the API's results, and the parts the API has no function for. The work -- playing, the
+# tournament's folder, the tuning state, the referee, the viewer page, the timing, a study's
+# rounds -- is the API's.
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+API_MODULES = {"games", "tables", "logs", "runs", "ranking", "speed", "fair"}
+CHECKS = "survive_sim.checks"          # the API's own checks: any command may call them too
 
 
-@pytest.mark.parametrize("command", sorted(API_COMMANDS))
-def test_these_commands_call_the_api_not_the_layers_below(command):
-    path = ROOT / "survive_sim" / "cli" / f"{command}.py"
-    below, api = [], set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+def _command_table() -> dict[str, tuple[list[str], list[str]]]:
+    """command -> (the API column's names, the below-the-API column's names), in backticks."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    rows = text.split("### Which layer each command calls", 1)[1].split("\n\n", 2)[1]
+    table = {}
+    for line in rows.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        command = re.fullmatch(r"`([a-z-]+)`", cells[0]).group(1)
+        assert command not in table, f"{command} has two rows"
+        table[command] = (re.findall(r"`([^`]+)`", cells[1]),
+                          re.findall(r"`([^`]+)`", cells[2]))
+    return table
+
+
+COMMANDS = sorted(p.stem for p in (ROOT / "survive_sim" / "cli").glob("*.py")
+                  if re.search(r"^@main\.command", p.read_text(encoding="utf-8"), re.M))
+TABLE = _command_table()
+
+
+def _imports_and_calls(path: Path) -> tuple[list[tuple[str, str | None, str]], set[str]]:
+    """The module's absolute imports ``(module, name, bound as)`` and the names it calls."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imports, called = [], set()
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            pairs = [(a.name, None) for a in node.names]
+            imports += [(a.name, None, a.asname or a.name) for a in node.names]
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            pairs = [(node.module, a.name) for a in node.names]
-        else:
-            continue
-        for module, name in pairs:
-            top = module.split(".")[0]
-            if top == "survive_sim":
-                api.add(module)
-            elif top in PACKAGES and (module, name) not in BELOW_THE_API:
-                below.append(f"{module}: {name}")
-    assert not below, f"survive_sim/cli/{command}.py drives a layer below the API"
-    assert API_COMMANDS[command] in api
+            imports += [(node.module, a.name, a.asname or a.name) for a in node.names]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            called.add(node.func.id)
+    return imports, called
+
+
+def _allowed_below(module: str, name: str | None, allowed: list[str]) -> bool:
+    """``from module import name`` is named in the row: as ``module.name``, as the module or
+    a package above it, or (an exception) by its name alone."""
+    for t in allowed:
+        if t == f"{module}.{name}" or t == module or module.startswith(t + "."):
+            return True
+        if name is not None and t == name and name.endswith("Error"):
+            return True
+    return False
+
+
+def test_the_table_has_one_row_per_command():
+    assert len(COMMANDS) == 15
+    assert sorted(TABLE) == COMMANDS
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_each_command_calls_the_api_its_row_names_and_only_that_below_it(command):
+    api_names, below_names = TABLE[command]
+    imports, called = _imports_and_calls(ROOT / "survive_sim" / "cli" / f"{command}.py")
+    from_api = {(m.split(".", 1)[1], n): alias for m, n, alias in imports
+                if m.startswith("survive_sim.") and m != CHECKS}
+    named = {tuple(t.split(".")[:2]) for t in api_names if t.split(".")[0] in API_MODULES}
+    # every API function of the row is imported and called; every API import is in the row
+    missing = sorted(f"{m}.{n}" for m, n in named if (m, n) not in from_api)
+    assert not missing, f"the table says {command} calls {missing}; the module does not"
+    idle = sorted(f"{m}.{n}" for (m, n), alias in from_api.items()
+                  if (m, n) in named and alias not in called and n[0].islower())
+    assert not idle, f"{command} imports {idle} and never calls it"
+    unnamed = sorted(f"{m}.{n}" for m, n in from_api if (m, n) not in named)
+    assert not unnamed, f"{command} calls {unnamed} of the API: name it in its row"
+    below = sorted(f"{m}: {n}" for m, n, _ in imports
+                   if m.split(".")[0] in PACKAGES and m.split(".")[0] != "survive_sim"
+                   and not _allowed_below(m, n, below_names))
+    assert not below, f"survive_sim/cli/{command}.py drives a layer below the API " \
+                      f"that its row does not name"
+
+
+def test_the_study_command_calls_the_api_study_and_has_no_run_logic():
+    """``survive-sim study`` re-implemented ``survive_sim.study`` (its rounds, its sweeps,
+    its checks), and the two copies worded one rule differently; now the command parses,
+    calls ``study`` with its hooks and prints."""
+    imports, called = _imports_and_calls(ROOT / "survive_sim" / "cli" / "study.py")
+    assert ("survive_sim.runs", "study", "study") in imports and "study" in called
+    modules = {m for m, _, _ in imports} | {f"{m}.{n}" for m, n, _ in imports}
+    for logic in ("experiments.settle", "experiments.sweep", "experiments.runs",
+                  "survive_sim.checks", "survive_sim.runs.SETTLE_CAP"):
+        assert logic not in modules, f"cli/study.py imports {logic}"

@@ -32,7 +32,8 @@ ENGINE_PARAMS = ("seed", "game", "players", "strategies", "plugins", "max_turns"
 
 def load_log_option(path: str) -> dict:
     """A saved log for drawing; a file that is not one is a usage error naming the problem."""
-    from replays.draw.logfile import LogError, read_log
+    from replays.draw.logfile import LogError
+    from survive_sim.logs import read_log
     try:
         return read_log(path)
     except LogError as e:

@@ -51,12 +51,19 @@ def bad(message: str, param: str | None = None) -> NoReturn:
     raise click.UsageError(message)
 
 
-def usage_error(e: ValueError) -> NoReturn:
+def usage_error(e: ValueError, options: dict | None = None) -> NoReturn:
     """The API's one-line ``ValueError`` as the usage error (exit 2) for its ``param`` (the
     option it names: ``TournamentError``, ``TuneError``, ``SettingsError`` ...); a
-    ``SettingsError`` whose message starts with its option names it once."""
+    ``SettingsError`` whose message starts with its option names it once. ``options``: the
+    command's options by the API's argument names (``{"max_games": "--max-games"}``): a
+    refusal that can be spelled again (``survive_sim.checks.refuse``) is worded with them,
+    any other names its option."""
     from play.settings import SettingsError
     message, param = str(e), getattr(e, "param", None)
+    if options and getattr(e, "spell", None) is not None:
+        message, param = e.spell(options)
+    elif options and param in options:
+        param = options[param]
     if isinstance(e, SettingsError) and param and message.startswith(param):
         param = None
     bad(message, param)

@@ -86,9 +86,9 @@ def replay(seed, game, players, strategies, plugins, json_path, html_path, check
             raise click.ClickException(f"could not write {json_path}: {e.strerror or e}")
         click.echo(f"wrote {json_path}")
     if html_path is not None:
-        from replays.viewer.page import build_page
+        from survive_sim.logs import view
         try:
-            write_text(html_path, build_page(json.loads(text)))
+            write_text(html_path, view(json.loads(text)))
         except OSError as e:
             raise click.ClickException(f"could not write {html_path}: {e.strerror or e}")
         click.echo(f"wrote {html_path}")
@@ -97,7 +97,7 @@ def replay(seed, game, players, strategies, plugins, json_path, html_path, check
     if mp4_path is not None:
         animation(log, mp4_path, frames, "mp4")
     if check:
-        from replays.referee import check as referee_check
+        from survive_sim.logs import check as referee_check
         report(referee_check(json.loads(text)))      # exactly what the file holds
 
 

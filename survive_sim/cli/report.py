@@ -18,14 +18,20 @@ def default_out(run: str) -> str:
 def write(run: str, out: str, quiet: bool = False, games: int | None = None,
           scheduler: str | None = None, workers: int | None = None):
     """Build the report of ``run`` into ``out``; bad input is a usage error (exit 2)."""
-    from experiments.runs import RunError
     from survive_sim.runs import Run
+    return reported(lambda **shown: Run(run).report(out, games=games, workers=workers,
+                                                    scheduler=scheduler, **shown), quiet)
+
+
+def reported(report, quiet: bool = False):
+    """``report(log=, watch=)`` -- the API's ``Run.report`` or ``Study.report`` -- with its
+    phases on a progress bar; bad input is a usage error (exit 2)."""
+    from experiments.runs import RunError
 
     from .progress import Progress
     with Progress(title="report", unit="chunk", quiet=quiet) as bar:
         try:
-            return Run(run).report(out, games=games, workers=workers, scheduler=scheduler,
-                                   log=None if quiet else bar.note, watch=bar)
+            return report(log=None if quiet else bar.note, watch=bar)
         except (RunError, ValueError) as e:
             bar.abort()
             bad(one_line(e))

@@ -9,21 +9,24 @@ import click
 from .group import main
 from .options import IntRange, bad, one_line
 
-# the settling options as the CLI spells them (``survive_sim.checks.settling_problem``)
-CLI_NAMES = {"games": "--games", "max_games": "--max-games", "until_settled": "--until-settled"}
+# the API's arguments as this command spells them (``options.usage_error``, the refusals of
+# ``survive_sim.checks.settling_problem`` and ``study_folder_problem``)
+CLI_NAMES = {"games": "--games", "max_games": "--max-games", "until_settled": "--until-settled",
+             "out": "--out", "report": "`survive-sim report {run}`"}
 
 
-def _listing(path) -> str:
+def _listing(name: str, path) -> str:
     """One line of ``study --list``: what the study plays and judges."""
-    from experiments import spec as specs
-    if specs.is_search(path):
-        from experiments.fairest import load
-        f = load(path)
+    from experiments.spec import is_search
+    if is_search(path):
+        from survive_sim.fair import fair_spec
+        f = fair_spec(path)
         styles = "; ".join(s.label for s in f.styles)
         return (f"{f.description} (a search of {f.space} boat allocations at "
                 f"{', '.join(map(str, f.players))} players for {len(f.styles)} styles: "
                 f"{styles}; claim B3; {path.name})")
-    s = specs.load(path)
+    from survive_sim.runs import spec
+    s = spec(name)
     return (f"{s.description} ({len(s.points)} settings x {s.games:,} games; claims "
             f"{', '.join(s.claims) or 'none'}; {path.name})")
 
@@ -58,19 +61,19 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
     """Run the shipped study NAME: play its sweep into DIR/run (re-running resumes it), write
     its report into DIR/report, and print where the report is and the verdict table. With
     --until-settled it plays until every verdict is settled (re-running resumes it too)."""
-    from experiments import spec as specs
-    from survive_sim.runs import SETTLE_CAP, study_folder
-    studies = specs.shipped()
+    from experiments.spec import is_search
+    from survive_sim.runs import studies as shipped
+    studies = shipped()
     if list_:
         width = max(map(len, studies), default=0) + 1
         for key, path in studies.items():
-            click.echo(f"{key:<{width}} {_listing(path)}")
+            click.echo(f"{key:<{width}} {_listing(key, path)}")
         return
     if name is None:
         bad(f"give a study name; shipped: {', '.join(studies)} (survive-sim study --list)")
     if name not in studies:
         bad(f"unknown study {name!r}; shipped: {', '.join(studies)}")
-    if specs.is_search(studies[name]):              # the fairest boats: a search, no sweep
+    if is_search(studies[name]):                    # the fairest boats: a search, no sweep
         for given, option in ((games, "--games"), (until_settled, "--until-settled"),
                               (max_games, "--max-games"), (scheduler, "--scheduler"),
                               (workers, "--workers")):
@@ -83,70 +86,76 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
         from .fairest import play as play_search
         play_search(name, out, {}, threads, force_new, no_progress, f"study {name}")
         return
-    from survive_sim.checks import settling_problem, study_folder_problem
-    if max_games is not None and not until_settled:
-        bad(*settling_problem(name, (), games, max_games, False, 1, 1, CLI_NAMES))
-    try:
-        spec = specs.load(studies[name], games=games)   # a count too large: one line, at once
-    except specs.SpecError as e:
-        bad(str(e))
-    if until_settled:
-        max_games = max_games or SETTLE_CAP
-        problem = settling_problem(name, spec.claims, games, max_games, True, spec.chunk,
-                                   len(spec.points), CLI_NAMES)
-        if problem:
-            bad(*problem)
-    out = out or str(study_folder(name, games, until_settled, max_games or SETTLE_CAP))
-    if os.path.exists(out) and not os.path.isdir(out):
-        bad(f"{out} is a file; --out needs a folder", "--out")
-    problem = study_folder_problem(out, "study --out", cli=True)
-    if problem:
-        bad(problem, "--out")
-    run, page = os.path.join(out, "run"), os.path.join(out, "report")
-    from . import report as report_cmd
-    from .progress import Progress
-    from .sweep import play
-    if until_settled:
-        from dataclasses import replace
-
-        from experiments.settle import play_until_settled, sizes
-        first = True
-        start = replace(spec, games=games or spec.chunk)
-        plan = sizes(games or start.chunk, max_games, start.chunk)
-
-        def sweep(at):
-            nonlocal first
-            r = plan.index(at.games) + 1 if at.games in plan else "?"
-            play(at, run, force_new and first, threads, scheduler,
-                 workers if scheduler else None, no_progress,
-                 progress=bar, title=f"study {name}: round {r} of at most {len(plan)} "
-                                     f"({at.games:,} games per setting)")
-            bar.finish()                        # the round's last line, under its title
-            bar.title = f"study {name}"
-            first = False
-
-        def say(line):                          # a round's verdicts: shown even when quiet
-            if no_progress:
-                click.echo(line, err=True)
-            else:
-                bar.note(line)
-        with Progress(title=f"study {name}", quiet=no_progress) as bar:
-            try:
-                rounds = play_until_settled(start, run, max_games, games, sweep,
-                                            say=say, watch=bar)
-            except (ValueError, OSError) as e:
-                bad(one_line(e))
-        end = rounds.rounds[-1]
-        click.echo(f"until settled: {len(rounds.rounds)} round(s), {end[0]:,} games per "
+    from survive_sim.runs import study_folder
+    out = out or str(study_folder(name, games, until_settled, max_games))
+    done = _play(name, games, out, threads, scheduler, workers, force_new, until_settled,
+                 max_games, no_progress)
+    if done.rounds is not None:
+        end = done.rounds.rounds[-1]
+        click.echo(f"until settled: {len(done.rounds.rounds)} round(s), {end[0]:,} games per "
                    f"setting; {end[1]} of {end[2]} verdicts settled"
-                   + (f" (the cap, --max-games {max_games:,}, was reached)" if rounds.capped
-                      else ""), err=True)
-    else:
-        play(spec, run, force_new, threads, scheduler, workers if scheduler else None,
-             no_progress, title=f"study {name}")
-    result = report_cmd.write(run, page, no_progress, None, scheduler, workers)
-    click.echo(f"report: {os.path.join(page, 'index.html')} (also index.md; "
+                   + (f" (the cap, --max-games {done.rounds.cap:,}, was reached)"
+                      if done.rounds.capped else ""), err=True)
+    from .report import reported
+    result = reported(done.report, no_progress)
+    click.echo(f"report: {os.path.join(out, 'report', 'index.html')} (also index.md; "
                f"{result.figures} charts, tables/ and verdicts.csv)")
     if result.verdicts is not None and len(result.verdicts):
         from reports.report import verdict_text
         click.echo(verdict_text(result.verdicts))
+
+
+def _play(name, games, out, threads, scheduler, workers, force_new, until_settled, max_games,
+          no_progress):
+    """``survive_sim.study`` into ``out``, its sweeps, rounds and verdict lines on a progress
+    bar, Ctrl-C heard between chunks (exit 130 / 143, resumable), and the API's refusals in
+    this command's words. Returns the ``Study``."""
+    from survive_sim.runs import study
+
+    from .options import usage_error
+    from .progress import Progress
+    from .sweep import Signals, played_line, progress_hooks, stopped
+    run = os.path.join(out, "run")
+    now = {}                                    # the spec being played (a round's)
+    sig = Signals()
+
+    def sweeping(at, r, rounds):
+        now["spec"] = at
+        bar.finish()                # silent while the sweep checks its folder and scheduler
+        bar.title = (f"study {name}: round {r} of at most {rounds} ({at.games:,} games per "
+                     f"setting)" if until_settled else f"study {name}")
+        sig.arm()
+
+    def swept(outcome):
+        sig.disarm()
+        if not outcome.stopped:
+            bar.finish()                        # the sweep's last line, under its title
+            played_line(outcome, run, now["spec"])
+            bar.title = f"study {name}"
+
+    def say(line):                              # a round's verdicts: shown even when quiet
+        if no_progress:
+            click.echo(line, err=True)
+        else:
+            bar.note(line)
+    with Progress(title=f"study {name}", quiet=no_progress) as bar:
+        hooks = progress_hooks(bar, lambda: now["spec"], run, threads, scheduler, no_progress,
+                               sig)
+        try:
+            done = study(name, games, out=out, until_settled=until_settled,
+                         max_games=max_games, threads=threads, force_new=force_new,
+                         parents=True, scheduler=scheduler, workers=workers, say=say,
+                         sweeping=sweeping, swept=swept, **hooks)
+        except RuntimeError as e:                             # an engine error names the game
+            raise click.ClickException(one_line(e))
+        except ValueError as e:                 # SpecError, RunError, ArgumentError: one line
+            usage_error(e, CLI_NAMES)
+        except OSError as e:
+            if not until_settled:
+                raise
+            bad(one_line(e))
+        finally:
+            sig.disarm()                        # (armed for each sweep alone)
+        if done.stopped:
+            stopped(done.run.outcome, sig, bar)
+    return done

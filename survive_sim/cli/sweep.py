@@ -13,6 +13,7 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -202,20 +203,36 @@ def _print_plan(spec, threads, scheduler, workers, no_progress) -> None:
     click.echo(text)
 
 
-class _Signals:
+class Signals:
     """SIGINT / SIGTERM ask the sweep to stop after the chunk in flight; if that chunk has not
     ended ``GRACE`` seconds later (a long chunk, or a plug-in that never returns), the sweep
     leaves at once, as on a second signal: the folder stays resumable (the chunk in flight was
-    not written, so a resume plays it again)."""
+    not written, so a resume plays it again). ``arm()`` and ``disarm()`` for the span of each
+    sweep of a longer command (``study``: its rounds, judged in between as usual); the
+    ``with`` block arms it and disarms it in every case."""
 
     GRACE = 2.0
 
     def __init__(self):
         self.got = None
         self.timer = None
+        self.old = None
+
+    def arm(self) -> None:
+        if self.old is None:
+            self.old = {s: signal.signal(s, self._handle) for s in (signal.SIGINT,
+                                                                     signal.SIGTERM)}
+
+    def disarm(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.old is not None:
+            for s, h in self.old.items():
+                signal.signal(s, h)
+            self.old = None
 
     def __enter__(self):
-        self.old = {s: signal.signal(s, self._handle) for s in (signal.SIGINT, signal.SIGTERM)}
+        self.arm()
         return self
 
     def _handle(self, signum, frame):
@@ -233,10 +250,7 @@ class _Signals:
         self.timer.start()
 
     def __exit__(self, *exc):
-        if self.timer is not None:
-            self.timer.cancel()
-        for s, h in self.old.items():
-            signal.signal(s, h)
+        self.disarm()
         return False
 
     @property
@@ -244,51 +258,67 @@ class _Signals:
         return 128 + int(self.got)
 
 
-def play(spec, out, force_new, threads, scheduler, workers, no_progress, progress=None,
-         title=None) -> None:
+def play(spec, out, force_new, threads, scheduler, workers, no_progress) -> None:
     """Play ``spec`` into ``out`` with progress on stderr; a stop request exits 130 / 143
-    (the folder stays resumable). Shared with ``study``, which passes its own ``progress``
-    (a ``Progress`` that goes on after the sweep; closing it is the caller's) and ``title``."""
-    import contextlib
-
+    (the folder stays resumable)."""
     from experiments.runs import RunError
     from survive_sim.runs import sweep as sweep_into
 
     from .files import check_folder_writable
-    from .progress import Progress, compile_note, load_engine
+    from .progress import Progress
     check_folder_writable(out, "--out")          # before anything heavy, named as typed
-    p = progress if progress is not None else Progress(quiet=no_progress)
+    p = Progress(quiet=no_progress)
     p.finish()                 # no phase (silent) while the sweep checks the folder and the
-    p.title = title or f"sweep {spec.name}"       # scheduler: bad input stays one line
-
-    def started(done, total):
-        compile_note("run_games", no_progress)     # (after the checks: bad input is one line)
-        p.note(f"{p.title}: {len(spec.points)} settings x {spec.games:,} games (seed "
-               f"{spec.seed}) into {out}; {done:,} of {total:,} games already there"
-               + _recount_note(spec))
-        if scheduler is None and done < total:
-            load_engine(p, spec.points[0].settings, threads,
-                        [x for point in spec.points for x in point.settings.strategies])
-
-    def setting_done(label, n):
-        p.note(f"done: {label} ({n} games)")
-
-    with (p if progress is None else contextlib.nullcontext()), _Signals() as sig:
+    p.title = f"sweep {spec.name}"                # scheduler: bad input stays one line
+    with p, Signals() as sig:
+        hooks = progress_hooks(p, lambda: spec, out, threads, scheduler, no_progress, sig)
         try:
             outcome = sweep_into(spec, out, force_new=force_new, threads=threads,
-                                 scheduler=scheduler, workers=workers, parents=True, watch=p,
-                                 setting_done=setting_done, started=started,
-                                 stop=lambda: sig.got is not None).outcome
+                                 scheduler=scheduler, workers=workers, parents=True,
+                                 **hooks).outcome
         except RunError as e:
             bad(str(e))
         except RuntimeError as e:                             # an engine error names the game
             raise click.ClickException(one_line(e))
     if outcome.stopped:
-        if progress is not None:
-            progress.abort()                     # the command ends here: the caller's bar too
-        click.echo(f"stopped after {outcome.games_done} of {outcome.games_total} games; run the "
-                   f"same command to resume", err=True)
-        sys.exit(sig.code)
+        stopped(outcome, sig)
+    played_line(outcome, out, spec)
+
+
+def progress_hooks(p, spec, out, threads, scheduler, no_progress, sig) -> dict:
+    """The hooks of an API sweep (``survive_sim.runs.sweep``, and each of ``study``'s) that
+    show it on the progress ``p`` and hear Ctrl-C (``sig``): ``spec()`` is the spec being
+    played (a study's round)."""
+    from .progress import compile_note, load_engine
+
+    def started(done, total):
+        at = spec()
+        compile_note("run_games", no_progress)     # (after the checks: bad input is one line)
+        p.note(f"{p.title}: {len(at.points)} settings x {at.games:,} games (seed "
+               f"{at.seed}) into {out}; {done:,} of {total:,} games already there"
+               + _recount_note(at))
+        if scheduler is None and done < total:
+            load_engine(p, at.points[0].settings, threads,
+                        [x for point in at.points for x in point.settings.strategies])
+
+    def setting_done(label, n):
+        p.note(f"done: {label} ({n} games)")
+    return {"watch": p, "started": started, "setting_done": setting_done,
+            "stop": lambda: sig.got is not None}
+
+
+def stopped(outcome, sig, progress=None) -> NoReturn:
+    """A sweep that a signal stopped: say so and exit 130 / 143 (``progress``: a bar that
+    the command would go on with, ended here)."""
+    if progress is not None:
+        progress.abort()
+    click.echo(f"stopped after {outcome.games_done} of {outcome.games_total} games; run the "
+               f"same command to resume", err=True)
+    sys.exit(sig.code)
+
+
+def played_line(outcome, out, spec) -> None:
+    """What a sweep into ``out`` played, and how to read it."""
     click.echo(f"{out}: {outcome.games_done} games of {len(spec.points)} settings "
                f"({played_text(outcome)}); read it with `survive-sim stats {out}`")
 
