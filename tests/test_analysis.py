@@ -13,7 +13,7 @@ from experiments.rotations import pool_table
 from experiments.stats import balance_stats
 from experiments.verdicts import verdicts
 from reports import charts
-from run_table import load_run
+from support.run_table import load_run
 
 SPEC = {"name": "mix", "seed": 11, "games": 600, "chunk": 250,
         "grid": [{"players": [2, 4, 5], "boats": ["rules", "flat"], "tiebreak": ["chain", "shared"],

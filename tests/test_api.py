@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import survive_sim as ss
-from cli_harness import invoke
+from support.cli_harness import invoke
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = {"name": "api-test", "description": "API against CLI", "seed": 5, "games": 240,

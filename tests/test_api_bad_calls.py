@@ -3,13 +3,13 @@
 at once, and writes nothing -- not in the working folder, not beside its inputs, not at the
 root of the file system (``survive_sim.checks``, the checks at the API's boundary).
 
-An audit of 99 such calls found 39 handled poorly: accepted silently (``sweep(..., games=-1)``
-wrote a manifest of -1 games; ``seed=-1``, ``threads=0``, ``tune(budget=nan)``,
+Each way such a call goes wrong unchecked is a case here: accepted silently (``sweep(...,
+games=-1)`` would write a manifest of -1 games; ``seed=-1``, ``threads=0``, ``tune(budget=nan)``,
 ``study(until_settled="yes")``, ``Run("/nonexistent")``, ``stats(precision=0)``,
 ``table(["nope"])``), hanging (``simulate(10**30)``, any sweep of 2**63-1 games), or surfacing
-an internal message ("No objects to concatenate", ``OverflowError``, ``KeyError 'events'``).
-Each is a case here; so is a missing or read-only parent of every output. The CLI tests of
-the same audit (``study --games 2**63-1``, the rates of a sweep's last line) are at the end.
+an internal message ("No objects to concatenate", ``OverflowError``, ``KeyError 'events'``);
+so is a missing or read-only parent of every output. The same checks seen from the command line
+(``study --games 2**63-1``, the rates of a sweep's last line) are at the end.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 import survive_sim as ss
-from cli_harness import invoke
+from support.cli_harness import invoke
 from experiments.sweep import Outcome
 from survive_sim.cli.sweep import played_text
 

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import survive_sim as ss
-from cli_harness import ROOT, assert_usage_error, invoke, listing
+from support.cli_harness import ROOT, assert_usage_error, invoke, listing
 from experiments.summary import format_summary
 from experiments.tournament import TournamentError
 from experiments.tune import TuneError

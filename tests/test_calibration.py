@@ -1,8 +1,9 @@
 """The calibration suite (experiments.calibration): the verdict code itself, run on synthetic
 per-game data whose truth is known, wrong no more often than its stated error rates -- at one
 look, when a run is extended and judged again (by fixed steps or following its own advice), and
-until settled -- with 80% power at the games it advises. Every counterexample of the statistical
-review is a test here or in tests/test_claims.py.
+until settled -- with 80% power at the games it advises. Every counterexample known to have
+broken a verdict rule (at an edge, just past a tolerance) is a test here or in
+tests/test_claims.py.
 
 A short version for CI: a first look of 1,000 games at a tolerance of 6 points (what matters is
 the tolerance over the standard error, so this is a 4,000-game run at 3 points, or a 36,000-game
@@ -18,6 +19,8 @@ import pytest
 
 from experiments import calibration as C
 from experiments.inference import ALPHA
+
+pytestmark = [pytest.mark.engine_free, pytest.mark.slow]
 
 N1, TOL = 1000, 0.06
 LOOKS = [N1, 2 * N1, 4 * N1, 8 * N1]

@@ -19,6 +19,8 @@ from experiments.inference import ALPHA
 from experiments.judges_skill import variance_parts
 from experiments.units import from_data
 
+pytestmark = [pytest.mark.engine_free, pytest.mark.slow]
+
 N1, SCALE = 1000, 3.0
 SC = {s.name: s for s in CC.scenarios(SCALE)}
 EDGE = [name for name, s in SC.items() if not s.right]

@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
-from run_table import load_run
 from statsmodels.stats.proportion import proportion_confint
+from support.run_table import load_run
 
 from experiments import runs, spec, stats, sweep
 from experiments.games import player_scores, winners

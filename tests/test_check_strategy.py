@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import survive_sim as ss
-from cli_harness import ROOT, assert_usage_error, invoke, run_process
+from support.cli_harness import ROOT, assert_usage_error, invoke, run_process
 from play import contract
 from strategies.registry import StrategyError
 

@@ -1,7 +1,7 @@
 """Claims and verdicts (experiments.claims, judges, verdicts): each verdict follows its stated
 rule, flips when the data are built to flip it, a claim of balance is supported only by an
-equivalence test, a real but negligible effect is not "supported", and every counterexample of
-the statistical review comes out right.
+equivalence test, a real but negligible effect is not "supported", and every counterexample
+known to have broken a verdict rule comes out right.
 
 Two kinds of synthetic data: run tables that start from a real sweep's rows (so every column is
 the engine's) with the keys that decide the winner rewritten -- each game one winner, a seat
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from run_table import load_run
+from support.run_table import load_run
 
 from experiments import calibration as C
 from experiments import claims, spec, sweep

@@ -16,7 +16,15 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from cli_harness import CONTRACT, ROOT, assert_usage_error, invoke, listing, run_process, runner
+from support.cli_harness import (
+    CONTRACT,
+    ROOT,
+    assert_usage_error,
+    invoke,
+    listing,
+    run_process,
+    runner,
+)
 
 from survive_sim.cli import main
 
@@ -425,7 +433,7 @@ def test_rule_flags_reach_the_engine_and_the_table(tmp_path):
     assert r.exit_code == 0 and "referee: OK" in r.output
 
 
-# ---------------------------------------------------------------------------- issue 14
+# ---------------------------------------------------------------------------- players, threads
 def test_two_players_named_as_players(tmp_path):
     """B4.5: with 2 players, two names name the players: seats A,B,A,B get A,B,A,B."""
     a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"

@@ -1,6 +1,6 @@
 """The command line with whole runs: the table written chunk by chunk and summarised without
 being held, signals during a write, progress in a log, and ``summary`` of saved tables that are
-damaged or hold several settings (issue 14). Small game counts, except the signal tests, which
+damaged or hold several settings. Small game counts, except the signal tests, which
 stop a long run a moment after it starts writing."""
 from __future__ import annotations
 
@@ -11,7 +11,15 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from cli_harness import CONTRACT, ROOT, assert_usage_error, invoke, listing, run_process, runner
+from support.cli_harness import (
+    CONTRACT,
+    ROOT,
+    assert_usage_error,
+    invoke,
+    listing,
+    run_process,
+    runner,
+)
 
 from survive_sim.cli import main
 

@@ -4,7 +4,11 @@ the first line, and nothing at all when quiet. Fed fake events and a fake clock:
 import io
 from types import SimpleNamespace
 
+import pytest
+
 from survive_sim.cli.progress import COMPILE_TIME, CompileProgress, _compiled_what
+
+pytestmark = pytest.mark.engine_free
 
 
 class Clock:

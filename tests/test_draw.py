@@ -2,7 +2,7 @@
 layout puts it (the SVG's elements by id, the PNG's pixels at hex centres), crowded hexes keep
 their tokens apart, the layers a viewer swaps are consistent, bad indices are refused, and an
 animation has one frame per event or per turn. Engine-free: the log is built by hand
-(``draw_log``)."""
+(``support/draw_log.py``)."""
 from __future__ import annotations
 
 import io
@@ -13,7 +13,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from draw_log import (
+from PIL import Image, ImageChops, ImageStat
+from support.draw_log import (
     BOAT_HEX,
     CROWD,
     CROWD_IDS,
@@ -29,13 +30,14 @@ from draw_log import (
     make_log,
     terrain,
 )
-from PIL import Image, ImageChops, ImageStat
 
 from replays.board import BOARD
 from replays.draw import animate, layout, raster, scene, style, svg
 from replays.draw.panel import page
 from replays.draw.scene import event_text, rule_of, turn_start
 from replays.text import format_log
+
+pytestmark = pytest.mark.engine_free
 
 ROOT = Path(__file__).resolve().parents[1]
 NS = {"s": "http://www.w3.org/2000/svg"}

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from cli_harness import ROOT, assert_usage_error, invoke, listing, runner
+from support.cli_harness import ROOT, assert_usage_error, invoke, listing, runner
 from PIL import Image
 
 from survive_sim.cli import main

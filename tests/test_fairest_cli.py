@@ -12,7 +12,7 @@ import time
 
 import pandas as pd
 import pytest
-from cli_harness import ROOT, run_process
+from support.cli_harness import ROOT, run_process
 
 import survive_sim as ss
 

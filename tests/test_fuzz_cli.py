@@ -1,5 +1,5 @@
-"""Fuzz of every command's option values (issue 25): Hypothesis builds command lines from click's
-own description of each command (``tests/fuzz_harness.py``) -- random text, numbers of every
+"""Fuzz of every command's option values: Hypothesis builds command lines from click's
+own description of each command (``tests/support/fuzz_harness.py``) -- random text, numbers of every
 kind, each option's own choices and range and the values just outside, comma lists with a bad
 item, prepared files of every kind -- and runs them in-process through the group's real error
 handling (``OneLineErrors.main``, standalone mode). The rule:
@@ -33,8 +33,10 @@ import zlib
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
-import fuzz_harness as fh
+from support import fuzz_harness as fh
 from survive_sim.cli import main
+
+pytestmark = pytest.mark.slow
 
 EXAMPLES = int(os.environ.get("SURVIVE_SIM_FUZZ_EXAMPLES", "50"))
 LOG = os.environ.get("SURVIVE_SIM_FUZZ_LOG")

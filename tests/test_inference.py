@@ -13,6 +13,8 @@ from statsmodels.stats.weightstats import DescrStatsW
 
 from experiments import inference as I
 
+pytestmark = pytest.mark.engine_free
+
 SEQ = I.Look(True, 40_000, 2)
 
 

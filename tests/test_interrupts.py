@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_harness import ROOT, invoke, run_process
+from support.cli_harness import ROOT, invoke, run_process
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "killpg") or not Path("/proc/self/stat").exists(),
                                 reason="needs process groups and /proc")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from cli_harness import invoke
+from support.cli_harness import invoke
 
 from experiments import looks, settle, spec, sweep
 from experiments.looks import judge_run

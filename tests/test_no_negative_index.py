@@ -1,9 +1,11 @@
 """The core is compiled without numba's negative-index wrap (``simulator/jit.py``): check that
 it never makes a negative index, by playing whole games as plain Python on arrays that refuse
-one (``negative_index_audit.py``)."""
+one (``support/negative_index_audit.py``)."""
 import numpy as np
 import pytest
-from negative_index_audit import NoNegative, played_in_plain_python
+from support.negative_index_audit import NoNegative, played_in_plain_python
+
+pytestmark = pytest.mark.engine_free
 
 
 def test_the_core_never_indexes_with_a_negative_number():

@@ -28,6 +28,8 @@ from reports.page import (
     write_report,
 )
 
+pytestmark = pytest.mark.engine_free
+
 
 NASTY = "<script>alert('x')</script> A & B | C"
 PARTIAL = "PARTIAL RUN: 1,200,000 of 7,200,000 games finished"

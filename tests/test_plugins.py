@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli_harness import ROOT, assert_usage_error, invoke, run_process
+from support.cli_harness import ROOT, assert_usage_error, invoke, run_process
 from play.settings import Settings
 from play.simulate import PluginChoiceError, run_records
 from strategies.plugins import load_plugin

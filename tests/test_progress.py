@@ -15,7 +15,7 @@ import sys
 
 import click
 import pytest
-from cli_harness import ROOT, invoke
+from support.cli_harness import ROOT, invoke
 
 from experiments.watch import Silent, watching
 from survive_sim.cli.progress import ENV, Progress, duration, interval

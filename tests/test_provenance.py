@@ -22,6 +22,8 @@ import pytest
 
 from experiments import provenance, runs
 
+pytestmark = pytest.mark.engine_free
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("simulator", "strategies", "play", "replays", "experiments", "reports", "survive_sim")
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", provenance.RECORD)
@@ -91,6 +93,7 @@ def run_in(site: Path, code: str) -> str:
                           capture_output=True, text=True, timeout=120).stdout.strip()
 
 
+@pytest.mark.slow                  # one real `pip wheel` of a copy of the tree
 def test_the_wheel_carries_the_commit_it_was_built_from(wheel):
     src, site = wheel
     record = json.loads((site / "experiments" / provenance.RECORD).read_text())
@@ -98,6 +101,7 @@ def test_the_wheel_carries_the_commit_it_was_built_from(wheel):
     assert git(src, "status", "--porcelain") == ""          # the build left the clone clean
 
 
+@pytest.mark.slow
 def test_an_installed_package_reads_its_commit_from_the_record(wheel):
     src, site = wheel
     out = json.loads(run_in(site, "import json, experiments.runs as r; v = r.versions(); "
@@ -109,6 +113,7 @@ def test_an_installed_package_reads_its_commit_from_the_record(wheel):
     assert v["git_unknown_reason"] is None and text == f"commit {head[:12]}"
 
 
+@pytest.mark.slow
 def test_an_installed_package_without_the_record_says_so(wheel, tmp_path):
     src, site = wheel
     bare = tmp_path / "site-packages"
@@ -121,6 +126,7 @@ def test_an_installed_package_without_the_record_says_so(wheel, tmp_path):
     assert text == "commit unknown (installed without git metadata)"
 
 
+@pytest.mark.slow
 def test_the_record_leaves_the_engine_hash_alone(wheel):
     """The engine's cache is keyed on its compiled sources: the build's generated file must not
     be one of them, or every build would compile the engine again."""
@@ -131,6 +137,7 @@ def test_the_record_leaves_the_engine_hash_alone(wheel):
     assert all(f.name != provenance.RECORD for f in compiled_files(site))
 
 
+@pytest.mark.slow
 def test_the_wheel_ships_the_data_files_of_replays(wheel):
     """``replays/data/`` links ``simulator/data/``'s files in the repository; the wheel holds
     them as files of ``replays``, and an installed ``replays`` reads them there."""

@@ -21,7 +21,7 @@ import pytest
 
 from experiments import runs, spec, sweep
 from experiments.stats import balance_stats
-from run_table import load_run
+from support.run_table import load_run
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "opening-a-run.md"

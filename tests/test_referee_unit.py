@@ -17,6 +17,8 @@ import pytest
 
 from replays import referee
 
+pytestmark = pytest.mark.engine_free
+
 ROOT = Path(__file__).resolve().parents[1]
 # the referee's modules and the board module they read board.json through: the ``replays``
 # package never imports ``simulator`` or numba, so these tests run without the engine

@@ -20,6 +20,8 @@ import replays
 from replays.board import BOARD, BOARD_JSON, replays_data
 from replays.viewer.rules import RULES_MD
 
+pytestmark = pytest.mark.engine_free
+
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE_MODULES = ("numba", "numpy", "simulator", "simulator.rules", "play", "play.engine",
                   "play.simulate", "strategies")
@@ -54,7 +56,7 @@ def test_the_referee_checks_a_log_without_the_engine(tmp_path):
 
 def test_a_picture_is_drawn_without_the_engine(tmp_path):
     """A scene, its SVG and its PNG from a log, in a fresh interpreter: no engine loaded."""
-    code = ("import sys\nsys.path.insert(0, 'tests')\nfrom draw_log import make_log\n"
+    code = ("import sys\nsys.path.insert(0, 'tests')\nfrom support.draw_log import make_log\n"
             "from replays.draw import scene, svg, raster\nsc = scene(make_log(), 3)\n"
             "svg.document(sc); raster.png(sc, 0.3)\n"
             f"print(sorted(m for m in {list(ENGINE_MODULES)!r} if m in sys.modules))")

@@ -1,15 +1,15 @@
 """Rule scenario tests of the base game (docs/RULES.md B2-B8, R1-R21) on the real engine.
 
-Each test hand-builds a position with ``tests/harness.py`` (real state array, real put/place
-functions), runs one real action (a compiled rules or engine function) and checks the exact
-result. Test names cite the rule ids they cover. Hexes are ``(row, col)`` of ``board.json``.
+Each test hand-builds a position with ``tests/support/harness.py`` (real state array, real
+put/place functions), runs one real action (a compiled rules or engine function) and checks the
+exact result. Test names cite the rule ids they cover. Hexes are ``(row, col)`` of ``board.json``.
 Explorer ids are ``seat * 10 + slot``; slot values are 1,1,1,2,2,3,3,4,5,6 (B1.2).
 """
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from harness import BACKS, BD, NO_TILE, ST, STOP, H, Table, mv, nbrs, rc, sail, tile
+from support.harness import BACKS, BD, NO_TILE, ST, STOP, H, Table, mv, nbrs, rc, sail, tile
 
 ISLAND = {rc(h) for h in BD.ISLAND_HEXES}
 LAGOON = (6, 5)
@@ -1262,8 +1262,8 @@ def test_r11_strategies_read_nothing_past_their_views():
     would silently read secrets. Played as plain Python (NUMBA_DISABLE_JIT), the views are
     bounded numpy slices and any such read raises: a few whole games of every shipped
     strategy at 2 to 6 players, with and without challenges, dolphins and squid, must run
-    clean (the same run checks that no negative index is made: ``negative_index_audit.py``)."""
-    from negative_index_audit import played_in_plain_python
+    clean (the same run checks that no negative index is made: ``support/negative_index_audit.py``)."""
+    from support.negative_index_audit import played_in_plain_python
     done = played_in_plain_python()
     assert done.returncode == 0, done.stderr[-3000:]
 

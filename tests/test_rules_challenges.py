@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import SAFE_ISLE_OF, STOP, H, Table, i32, mv
+from support.harness import SAFE_ISLE_OF, STOP, H, Table, i32, mv
 from simulator import board as BD
 from simulator import rules as R
 from simulator import state as ST

@@ -5,7 +5,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-from harness import Table
+from support.harness import Table
 
 from simulator import board as BD
 from simulator import state as ST
@@ -68,7 +68,7 @@ def test_b1_5_twelve_boats_of_capacity_three():
 def test_b1_6_creature_die_has_two_faces_of_each_creature():
     """B1.6: the die's six faces are 2 serpent, 2 shark, 2 whale: over many rolls each kind
     comes up a third of the time."""
-    from harness import die_face
+    from support.harness import die_face
     rng = np.random.default_rng(0)
     faces = Counter(die_face(int(s)) for s in rng.integers(0, 2**62, 30_000))
     assert set(faces) == {0, 1, 2}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import BD, H, Table, i32, mv
+from support.harness import BD, H, Table, i32, mv
 from play import steps as TS
 from simulator import rules as R
 from simulator import state as ST
@@ -389,7 +389,7 @@ def test_x5_9_a_dolphin_whose_swimmer_left_stays_free():
 def test_x5_7_x6_3_the_overpopulated_bonus_point_never_takes_a_dolphin_along(with_dolphin):
     """X5.7 / X6.3: taking the dolphin along is a step-2 movement point only: the bonus point
     after a sinking offers the protected swimmer's plain moves, not the dolphin's company."""
-    from harness import STOP, EngineError
+    from support.harness import STOP, EngineError
     t = Table.empty(5, challenges=(6,), dolphins=True)
     t.clear_island()
     t.land(9, 5, "mountain", "wind")

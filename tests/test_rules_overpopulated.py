@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import STOP, EngineError, Table, i32, mv, rc
+from support.harness import STOP, EngineError, Table, i32, mv, rc
 from simulator import board as BD
 from simulator import rules as R
 from simulator import state as ST

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import BD, H, Table, i32, nbrs, rc, tile
+from support.harness import BD, H, Table, i32, nbrs, rc, tile
 from simulator import rules as R
 from simulator.rules import paths as PA
 from simulator import state as ST

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness import EngineError, Table, i32, rc
+from support.harness import EngineError, Table, i32, rc
 from simulator import board as BD
 from simulator import rules as R
 from simulator import state as ST

@@ -11,6 +11,8 @@ import pytest
 from play.settings import (CHALLENGES, Settings, SettingsError, parse_boats,
                                 parse_challenges, parse_player_counts, parse_strategies)
 
+pytestmark = pytest.mark.engine_free
+
 
 @pytest.mark.parametrize("text, expected", [("greedy", ("greedy",)),
                                             (" greedy , random ", ("greedy", "random"))])

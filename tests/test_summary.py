@@ -13,6 +13,8 @@ from experiments import games as G
 from experiments import moments as M
 from experiments import summary as S
 
+pytestmark = pytest.mark.engine_free
+
 T3 = 3.182446305284263                # t(0.975) with 3 degrees of freedom: 4 games
 
 SEAT_FIELDS = ("score", "rescued", "rescued_value", "lost", "turns", "lost_serpent",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from run_table import load_run
+from support.run_table import load_run
 
 from experiments import runs, spec, sweep
 from play.settings import Settings

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from cli_harness import invoke
-from run_table import load_run
+from support.cli_harness import invoke
+from support.run_table import load_run
 
 from experiments import runs, spec, sweep
 

@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from cli_harness import assert_usage_error, invoke, listing, run_process
+from support.cli_harness import assert_usage_error, invoke, listing, run_process
 
 from experiments.tournament import Tournament, lineups, split_names
 from experiments.tournament.stats import sprt, standing_ranks

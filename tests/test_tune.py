@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from cli_harness import ROOT, assert_usage_error, invoke, run_process
+from support.cli_harness import ROOT, assert_usage_error, invoke, run_process
 from experiments.tune import Tuning, TuneError, measure, tune
 from strategies.plugins import load_plugin
 

@@ -20,6 +20,8 @@ import pytest
 from replays.draw import layout
 from replays.draw.scene import event_text, rule_of
 
+pytestmark = pytest.mark.slow
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 IN_CI = os.environ.get("CI", "").lower() == "true"

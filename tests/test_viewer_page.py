@@ -10,7 +10,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from cli_harness import ROOT, assert_usage_error, invoke, listing, runner
+from support.cli_harness import ROOT, assert_usage_error, invoke, listing, runner
 
 from replays.draw.scene import event_text, rule_of, scene
 from replays.draw.svg import layers

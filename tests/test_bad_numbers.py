@@ -1,4 +1,4 @@
-"""Issue 25, numbers: hostile and impossible values for simulate, summary, bench and Settings.
+"""Bad numbers: hostile and impossible values for simulate, summary, bench and Settings.
 
 Every refusal is checked as a user meets it: a real ``python -m survive_sim.cli`` process, exit
 code 2, one line on stderr naming the problem (and the accepted values), no traceback, no file
@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from survive_sim.cli import main
-from tests.cli_harness import ROOT, assert_usage_error, invoke, listing, run_process, runner
+from support.cli_harness import ROOT, assert_usage_error, invoke, listing, run_process, runner
 
 INT32_MAX = 2**31 - 1
 INDEX_MAX = 2**63 - 1

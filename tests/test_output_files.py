@@ -1,4 +1,4 @@
-"""Issue 25's output-file cases and bad log files, as a user meets them: real processes
+"""Output files and bad log files, as a user meets them: real processes
 (``python -m survive_sim.cli``), one usage line on stderr and exit 2 for bad input, and the
 user's files left exactly as they were, with no temporary file behind.
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_harness import run_process
+from support.cli_harness import run_process
 
 LOG_GAME = ("--game", 1, "--max-turns", 12)        # a short (capped) game: a small log and GIF
 

@@ -1,10 +1,12 @@
-"""The claims of issue 27 on a small run of the engine: every one is judged from the run read
-chunk by chunk (``experiments.analysis``, the feature sets' joints of k settings) exactly as
-from the whole run in memory, whatever the chunking, in one process or two; the feature sets
-hold what they say (turn cap, house rule, value scoring, losses by cause, strategies per
-rotation); the claims of the first studies keep their numbers; the shipped studies name valid
-claims; and the placement plug-ins play legal games that differ from their parents only where
-they should."""
+"""Claims judged on a small run of the engine (tests/test_claims.py checks their rules on
+synthetic data): each of B2, B2r, S2, S2v, S3, S4, T3, N4, C1-C4, E1, E1d, K1, K2, L1 and L2
+is judged from the run read chunk by chunk (``experiments.analysis``, the feature sets' joints
+of k settings) exactly as from the whole run in memory, whatever the chunking, in one process
+or two; the feature sets hold what they say (turn cap, house rule, value scoring, losses by
+cause, strategies per rotation); T2, N1 and E2 keep their rows when the others are judged
+beside them; the shipped studies name valid claims, and a bad claim parameter is one line; and
+the placement plug-ins play legal games that differ from their parents only where they
+should."""
 from __future__ import annotations
 
 import re
@@ -12,7 +14,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from run_table import load_run
+from support.run_table import load_run
 
 from experiments import analysis, features, spec, sweep
 from experiments.games import prepare_all
@@ -188,7 +190,7 @@ def test_the_placement_plug_ins_play_legal_games_differing_only_where_they_shoul
     ("E1d", "losses", 20), ("K2", "threshold", [0.5]), ("L1", "tolerance", 1),
     ("K1", "margin", 0.1)])
 def test_a_bad_claim_parameter_is_one_line_and_exit_2(tmp_path, cid, key, value):
-    from cli_harness import assert_usage_error, invoke
+    from support.cli_harness import assert_usage_error, invoke
     with pytest.raises(spec.SpecError, match=f"claims.{cid}"):
         spec.build({"games": 1, "grid": {"players": [4]}, "claims": {cid: {key: value}}})
     v = str(value).lower() if isinstance(value, bool) else repr(value).replace("'", '"')

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import survive_sim
-from cli_harness import ROOT
+from support.cli_harness import ROOT
 from play.settings import Settings
 from play.simulate import run_records
 from strategies.plugins import load_plugin

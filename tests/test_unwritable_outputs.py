@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_harness import ROOT, run_process
+from support.cli_harness import ROOT, run_process
 
 resource = pytest.importorskip("resource")          # RLIMIT_FSIZE: POSIX
 

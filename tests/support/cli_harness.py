@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from survive_sim.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]      # the checkout (tests/support/ is two down)
 SEAT_FIELDS = ("score", "rescued", "rescued_value", "lost", "turns", "lost_serpent",
                "lost_shark", "lost_whale", "lost_whirlpool", "lost_squid", "lost_stranded",
                "player", "boats", "strategy")

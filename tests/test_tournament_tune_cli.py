@@ -1,5 +1,5 @@
-"""Issue 25, tournament and tune, as a user meets them: real ``python -m survive_sim.cli``
-processes, their exit codes, their first stderr line and the files they leave.
+"""Tournament and tune, as a user meets them: real ``python -m survive_sim.cli`` processes,
+their exit codes, their first stderr line and the files they leave.
 
 * both resume after kill -9 with results equal to an uninterrupted run, refuse to mix in a run
   with other options (one line saying what differs), and play nothing once complete;
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_harness import ROOT, assert_usage_error, listing, run_process
+from support.cli_harness import ROOT, assert_usage_error, listing, run_process
 
 PLUGIN = ROOT / "examples" / "homing_bot.py"
 TOUR = ("tournament", "--strategies", "random,greedy", "--players", 3, "--games", 60,

@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 
 import pandas as pd
-from run_table import load_run
+import pytest
+from support.run_table import load_run
 
 from experiments import judges, spec, sweep
 from experiments.inference import ALPHA, interval, mean_of
@@ -48,6 +49,7 @@ def test_a_setting_against_itself_through_a_resume_is_equal(tmp_path):
     assert _pair(a, b, 0.01).verdict == "supported"
 
 
+@pytest.mark.slow                              # 120,000 games
 def test_seed_streams_are_judged_equal_and_rarely_different():
     """60 A/A pairs: blocks of 1,000 games of one setting from seed 1 against the same
     indices from seed 2 (independent games). The balance rule at ±5 points calls none of

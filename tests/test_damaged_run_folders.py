@@ -1,7 +1,7 @@
-"""Issue 25, run folders and sweeps: every bad input or damaged folder is one line on stderr,
-exit code 2, no traceback, and nothing the user wrote is touched or left half-written. Each case
-runs as a user would, in a real ``python -m survive_sim.cli`` process; the games are tiny and the
-run they start from is made once for the module."""
+"""Run folders and sweeps: every bad input or damaged folder is one line on stderr, exit code 2,
+no traceback, and nothing the user wrote is touched or left half-written. Each case runs as a
+user would, in a real ``python -m survive_sim.cli`` process; the games are tiny and the run they
+start from is made once for the module."""
 from __future__ import annotations
 
 import json
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from cli_harness import listing, run_process
+from support.cli_harness import listing, run_process
 
 from experiments import runs
 

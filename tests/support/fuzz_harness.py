@@ -29,7 +29,6 @@ import pkgutil
 import re
 import shlex
 import shutil
-import sys
 import tempfile
 import time
 import traceback
@@ -409,10 +408,7 @@ def prepare(root: Path) -> Env:
     rel.append(write("latin1.json", "{\"format\": \"caf\xe9\"}".encode("latin-1")))
     for name, text in JSON_FILES.items():
         rel.append(write(name, text))
-    here = str(Path(__file__).parent)
-    if here not in sys.path:                     # (pytest puts tests/ on the path already)
-        sys.path.insert(0, here)
-    from draw_log import make_log
+    from .draw_log import make_log
     for name, text in _log_variants(make_log()).items():
         rel.append(write(name, text))
     rel.append(write("fuzzbot.py", VALID_PLUGIN))
@@ -746,7 +742,7 @@ def command_text(args: list[str]) -> str:
                                      for a in args)
 
 
-PROJECT = str(Path(__file__).resolve().parents[1])
+PROJECT = str(Path(__file__).resolve().parents[2])
 
 
 def frames_of(e: BaseException) -> tuple[str, str]:

@@ -1,10 +1,13 @@
-"""The four rulings RULES.md states for X1.3 under Challenge 1, X6.2 with Challenge 1, X7.4 and
-X7.5 (issue 13), on the example games where the engine's earlier readings differed.
+"""Four rulings RULES.md states where the rulebook can be read two ways -- X1.3 under
+Challenge 1, X6.2 with Challenge 1, X7.4 (a squid removes every whale in its hex) and X7.5 (a
+whale entering removes every squid there), docs/rulings.md -- on example games where the other
+reading would play differently.
 
-Each example game is replayed by the engine, shows the new ruling at the event named, and is
-accepted by the referee; the same log changed to what the earlier reading did there is refused
+Each example game is replayed by the engine, shows the ruling at the event named, and is
+accepted by the referee; the same log changed to what the other reading does there is refused
 at that event with the rule's id. The referee checks these places from RULES.md's text
-(``Position._placement``, ``_walk``, ``_ev_squid`` in ``replays/referee/``), not from the engine's code paths.
+(``Position._placement``, ``_walk``, ``_ev_squid`` in ``replays/referee/``), not from the
+engine's code paths; the last test refuses a log of the format before these rulings.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""A user's plug-in that misbehaves, run as the user runs it (issue 25): one line naming the
-file, the strategy, the seat (counted from 0, as in the tables) and what went wrong, exit code 2,
-nothing written; one that never returns can still be stopped with Ctrl-C or SIGTERM."""
+"""A user's plug-in that misbehaves, run as the user runs it: one line naming the file, the
+strategy, the seat (counted from 0, as in the tables) and what went wrong, exit code 2, nothing
+written; one that never returns can still be stopped with Ctrl-C or SIGTERM."""
 from __future__ import annotations
 
 import os
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_harness import ROOT, run_process
+from support.cli_harness import ROOT, run_process
 
 HEADER = "from strategies.api import compiled\n"
 
