@@ -151,20 +151,19 @@ def test_an_out_that_cannot_be_made_is_one_line(tmp_path):
 
 
 # ------------------------------------------------------------------------------ 5
-def test_the_plan_of_5000_settings_answers_in_seconds(tmp_path):
+def test_the_plan_of_5000_settings_answers_without_playing(tmp_path):
+    """(Its time is a benchmark in docs/performance.md, "Sweeps, studies and reports"; the
+    harness's timeout catches a hang.)"""
     caps = ", ".join(str(100 + i) for i in range(1250))
     spec = tmp_path / "big.toml"
     spec.write_text(f'name = "big"\nseed = 1\ngames = 1000\n[grid]\nplayers = [4, 5]\n'
                     f'tiebreak = ["shared", "chain"]\nmax_turns = [{caps}]\n')
-    t = time.perf_counter()
     r = run_process("sweep", spec, "--plan", "--out", tmp_path / "run", "--no-progress")
-    seconds = time.perf_counter() - t
     assert r.returncode == 0, r.stderr
     assert "5000 settings, 2500 distinct games" in r.stdout
     assert "estimated time" in r.stdout and "p5-boats_rules-base-tb_chain-random-cap1349" in \
         r.stdout
     assert not (tmp_path / "run").exists()
-    assert seconds < 60, seconds             # a few seconds alone; the machine is shared
 
 
 # ------------------------------------------------------------------------------ 6, 7

@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import copy
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -860,17 +859,15 @@ def long_game():
         g.creature("serpent", 1, [])
 
 
-def test_B5_7_B7_1_long_game_to_the_volcano_passes_quickly():
+def test_B5_7_B7_1_long_game_to_the_volcano_passes():
     """B5.5 all beaches then forests; B3.1-B3.4 green tiles; B5.7/B7.1 the volcano ends the game at
-    once; B7.2 stranded explorers; the referee checks a whole log in well under 0.1 s."""
+    once; B7.2 stranded explorers. (The referee's time on this log is a benchmark in
+    docs/performance.md, "The referee", not a timed test.)"""
     g, m = long_game()
     log = g.log()
     assert log["record"]["back_volcano"] == 1 and log["record"]["tiles_removed"] == 33
-    t = time.perf_counter()
     d = check(log)
-    elapsed = time.perf_counter() - t
     assert d is None, str(d)
-    assert elapsed < 0.1
 
 
 def test_B5_7_no_creature_roll_after_the_volcano():
