@@ -15,6 +15,8 @@ from experiments.verdicts import verdicts
 from reports import charts
 from support.run_table import load_run
 
+pytestmark = pytest.mark.slow      # whole runs and games: docs/performance.md, "Test suite"
+
 SPEC = {"name": "mix", "seed": 11, "games": 600, "chunk": 250,
         "grid": [{"players": [2, 4, 5], "boats": ["rules", "flat"], "tiebreak": ["chain", "shared"],
                   "challenges": [[], [3]], "strategies": ["random"]},

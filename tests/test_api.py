@@ -52,6 +52,7 @@ def test_the_package_imports_nothing_heavy_until_a_name_is_used():
         ss.no_such_name
 
 
+@pytest.mark.slow
 def test_simulate_is_the_cli_table(tmp_path):
     out = tmp_path / "t.parquet"
     r = invoke("simulate", "--players", 5, "--games", 300, "--seed", 11, "--strategies",
@@ -75,6 +76,7 @@ def test_settings_refuse_bad_input_with_the_cli_message():
         ss.simulate(10, settings=ss.settings(4), squid=True)
 
 
+@pytest.mark.slow
 def test_a_sweep_gives_the_cli_statistics_and_verdicts(tmp_path):
     spec_file = tmp_path / "api.toml"
     spec_file.write_text(TOML)
@@ -104,6 +106,7 @@ def test_a_sweep_gives_the_cli_statistics_and_verdicts(tmp_path):
     assert again.outcome.games_played == 0
 
 
+@pytest.mark.slow
 def test_a_study_and_its_report(tmp_path):
     study = ss.study("tiebreaks", games=60, out=tmp_path / "study")
     assert study.run.path == tmp_path / "study" / "run"
@@ -143,6 +146,7 @@ def test_a_tournament_from_python():
     assert result.games_played == 40 * len(result.tournament.lineups)
 
 
+@pytest.mark.slow
 def test_the_notebook_draws_the_main_chart(tmp_path):
     """examples/main_chart.ipynb, executed cell by cell in a kernel with a few games."""
     nbformat = pytest.importorskip("nbformat")

@@ -110,6 +110,7 @@ def no_overlaps(fig, ax, axis="x"):
 
 
 # ------------------------------------------------------------------------------ settings
+@pytest.mark.slow
 def test_settings_are_described_for_people(run):
     df, _ = run
     meta = charts.settings_table(df)
@@ -280,6 +281,7 @@ def test_rescued_per_game_is_the_mean_of_the_games(run, tmp_path):
     check_saved(fig, tmp_path / "rescued")
 
 
+@pytest.mark.slow
 def test_losses_by_cause_are_the_mean_per_game_summed_over_seats(run, tmp_path):
     df, _ = run
     fig, table = charts.losses_by_cause(df, settings=CHALLENGE_SET)
@@ -301,6 +303,7 @@ def test_losses_by_cause_are_the_mean_per_game_summed_over_seats(run, tmp_path):
     check_saved(fig, tmp_path / "losses")
 
 
+@pytest.mark.slow
 def test_end_reasons_and_turn_caps_are_shares_with_wilson_intervals(run, tmp_path):
     df, _ = run
     fig, table = charts.end_reasons(df, settings=CHALLENGE_SET)

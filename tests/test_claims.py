@@ -250,6 +250,7 @@ def test_a_claim_the_run_cannot_judge_says_so(real):
     assert list(out["verdict"]) == ["inconclusive"] and "none of the settings" in out["scope"][0]
 
 
+@pytest.mark.slow
 def test_study_files_name_known_claims_with_valid_parameters():
     for name, path in spec.shipped().items():
         if not spec.is_search(path):            # a search (fair-boats) judges B3 itself

@@ -22,6 +22,8 @@ from experiments.looks import judge_run
 from experiments.units import from_frame
 from experiments.verdicts import verdicts
 
+pytestmark = pytest.mark.slow      # whole runs and games: docs/performance.md, "Test suite"
+
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 NEW = {"B2": {}, "B2r": {}, "S2": {}, "S2v": {}, "S3": {}, "S4": {}, "T3": {}, "N4": {},
        "C1": {}, "C2": {}, "C3": {}, "C4": {}, "E1": {}, "E1d": {}, "K1": {}, "K2": {},

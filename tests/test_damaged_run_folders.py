@@ -138,6 +138,7 @@ def test_report_and_a_resumed_sweep_of_such_a_run_are_one_line(run, tmp_path, ca
 
 
 # ------------------------------------------------------------------------------ 4
+@pytest.mark.slow
 def test_an_out_that_cannot_be_made_is_one_line(tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("mine")
@@ -194,6 +195,7 @@ def test_the_tiebreak_help_offers_only_what_is_accepted(tmp_path):
 
 
 # ------------------------------------------------------------------------------ 8
+@pytest.mark.slow
 def test_a_stale_lock_is_taken_over_even_when_its_pid_is_alive(run):
     boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
     start_of_1 = Path("/proc/1/stat").read_text().rsplit(")", 1)[1].split()[19]
@@ -250,6 +252,7 @@ def choose(pub, mine, seat, kind, opts, n, rng, mem, work, par):
 """
 
 
+@pytest.mark.slow
 def test_a_failing_plugin_leaves_every_folder_as_it_was(made, tmp_path):
     liar = tmp_path / "liar25.py"
     liar.write_text(LIAR)

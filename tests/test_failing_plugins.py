@@ -125,6 +125,7 @@ SWEEP = ["sweep", "--games", "20", "--out", "run"]
     (SIMULATE, signal.SIGTERM, 143, "terminated", 1.5),
     (SWEEP, signal.SIGTERM, 143, "terminated", 3.5),   # a sweep waits 2 s for its chunk
 ], ids=["simulate-SIGINT", "simulate-SIGTERM", "sweep-SIGTERM"])
+@pytest.mark.slow
 def test_a_plugin_that_never_returns_can_be_stopped(bots, tmp_path, command, signum, code, word,
                                                     within):
     """The compiled games run on an engine thread while the main thread waits for signals:

@@ -97,6 +97,7 @@ def test_bad_input_is_one_line(args, needles, tmp_path):
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.slow
 def test_bad_folders_are_one_line(tiny, tmp_path):
     out, _ = tiny
     r = run_process("fairest", *TINY, "--tolerance", "0.03", "--out", out, "--no-progress")
@@ -120,6 +121,7 @@ def test_study_list_names_the_search():
     assert "claim B3" in line and "expert self-play" in line
 
 
+@pytest.mark.slow
 def test_sigkill_then_resume_equals_an_uninterrupted_search(tmp_path):
     args = ["fairest", "--players", "3", "--styles", "greedy", "--screen", "200",
             "--max-games", "1600", "--confirm", "1", "--confirm-games", "600", "--seed", "9",

@@ -157,6 +157,7 @@ def test_ctrl_c_while_the_workers_start_says_exactly_one_line(run2, tmp_path):
     assert live_in_session(c.p.pid) == []
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_stats_reads_chunks_on_workers(tmp_path):
     """``stats --workers 2`` reads the chunks on worker processes: the same one line."""
     ok(run_process("sweep", "--players", 4, "--games", 40, "--chunk", 2, "--out", "RUN",
@@ -223,6 +224,7 @@ class _SwallowsCtrlC:
         signal.raise_signal(signal.SIGINT)
 
 
+@pytest.mark.slow
 @SWALLOWED
 def test_a_swallowed_ctrl_c_still_interrupts_and_writes_nothing(run2, tmp_path, monkeypatch):
     """Once a report ignored Ctrl-C and exited 0 with the report written: the interrupt had

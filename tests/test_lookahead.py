@@ -78,6 +78,7 @@ def test_the_work_buffer_holds_a_copy_of_the_state_past_the_engines_cells():
     assert LA.MEM_W <= SCRATCH_W
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", SPECS)
 def test_a_movement_point_takes_the_valuable_swimmer_out_of_a_sharks_reach(spec):
     """Our 6 swims two hexes from a shark, on the turn's last movement point. greedy swims it
@@ -191,6 +192,7 @@ def test_it_is_registered_as_the_ladders_top_rung_with_tunable_parameters():
     assert canonical("lookahead") == "lookahead"
 
 
+@pytest.mark.slow
 def test_expert_is_lookahead_with_the_tuned_weights_on_top_of_the_ladder():
     """``expert`` is a preset: lookahead's code with CMA-ES's weights as its defaults (its
     games are lookahead's with those weights, move for move), still tunable by name."""

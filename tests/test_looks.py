@@ -74,6 +74,7 @@ CHILD = ("import sys; sys.path.insert(0, {tests!r}); from test_looks import _pla
          "_play({out!r}, {cap})")
 
 
+@pytest.mark.slow
 def test_until_settled_resumes_after_kill_9_to_the_uninterrupted_verdicts(tmp_path):
     """Rounds of 100, 200, 400, 800, 1,600 games. One run is killed with SIGKILL once its
     first round is judged, then run again; its final verdicts equal an uninterrupted run's."""
@@ -105,6 +106,7 @@ def test_until_settled_resumes_after_kill_9_to_the_uninterrupted_verdicts(tmp_pa
     pd.testing.assert_frame_equal(got[cols], want[cols])
 
 
+@pytest.mark.slow
 def test_study_until_settled_plays_rounds_and_reports(tmp_path):
     out = tmp_path / "s"
     r = invoke("study", "tiebreaks", "--until-settled", "--games", 100, "--max-games", 200,
@@ -190,6 +192,7 @@ def test_tolerances_are_recorded_first_and_another_tolerance_is_a_labelled_look(
         ss.Run(run).verdicts(claims={"S1b": {"tolerance": 5}})
 
 
+@pytest.mark.slow
 def test_a_look_at_a_prefix_is_anytime_valid_and_writes_nothing(tmp_path):
     """Second audit: `report RUN --games N` wrote a look into its input run's _looks.json. A
     look at the first N games of a larger run is an earlier point of the same sequence: it

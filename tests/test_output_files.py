@@ -84,6 +84,7 @@ def run_folder(tmp_path_factory) -> Path:
     return d / "RUN"
 
 
+@pytest.mark.slow
 def test_report_rerun_keeps_the_users_files(run_folder):
     d = run_folder.parent
     rep = d / "REP"
@@ -306,6 +307,7 @@ def test_our_own_files_and_empty_ones_are_replaced(log, tmp_path):
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_replay_replaces_its_own_outputs(tmp_path):
     args = ("replay", *LOG_GAME, "--json", "g.json", "--html", "g.html", "--gif", "g.gif",
             "--frames", "turns")

@@ -8,6 +8,8 @@ from replays import referee
 from play.record import game_log
 from play.settings import Settings
 
+pytestmark = pytest.mark.slow      # whole runs and games: docs/performance.md, "Test suite"
+
 GAMES = 200
 MIXES = [("greedy",), ("random",), ("greedy", "random"), ("random", "greedy")]
 

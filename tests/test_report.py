@@ -31,6 +31,7 @@ def built(tmp_path_factory):
     return root, result
 
 
+@pytest.mark.slow
 def test_every_chart_is_a_valid_png_and_svg_with_its_table(built):
     root, result = built
     figures = root / "report" / "figures"
@@ -76,6 +77,7 @@ def test_every_image_and_link_resolves(built):
         assert anchor in ids, anchor
 
 
+@pytest.mark.slow
 def test_the_tables_behind_the_charts_match_a_recount(built):
     root, _ = built
     df, _ = load_run(root / "run")
@@ -114,6 +116,7 @@ def test_the_verdicts_are_the_claims_computed_from_the_games(built):
         assert f"<strong>{cid}</strong>" in html                         # each claim's rule
 
 
+@pytest.mark.slow
 def test_a_partial_run_is_labelled_partial(tmp_path):
     sweep.run_sweep(spec.build(SPEC), tmp_path / "run", stop=lambda: True)
     result = build_report(tmp_path / "run", tmp_path / "report")
@@ -156,6 +159,7 @@ def test_study_lists_and_refuses_unknown_names():
     _one_line(invoke("study", "balance"), "unknown study", "five-six")
 
 
+@pytest.mark.slow
 def test_a_study_runs_its_sweep_and_report_and_prints_the_verdicts(tmp_path):
     out = tmp_path / "s"
     r = invoke("study", "tiebreaks", "--games", 40, "--out", out, "--no-progress")
@@ -215,6 +219,7 @@ def test_the_report_shows_a_sample_game_of_every_setting(built):
             assert p["label"] in html
 
 
+@pytest.mark.slow
 def test_a_mixed_table_reports_its_rotations_pooled(tmp_path):
     """A line-up rotated round the table is played in every rotation and reported as one
     setting: its seat table, charts and verdicts are of the pooled games."""

@@ -186,6 +186,7 @@ def test_chi2_and_holm(hundred, frames):
 
 
 # ---------------------------------------------------------------------------- recounts
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["p5-flat-tb_chain", "p5-flat-tb_shared",
                                   "p5-rules-ch3-tb_chain", "p4-rules-random"])
 def test_both_rules_match_games_winners(frames, tidy, name):
@@ -302,6 +303,7 @@ def test_only_one_factor_pairs_of_one_player_count_and_seed(tidy):
         assert not any(label in p.split(ST.PAIR_SEP) for p in pairs)
 
 
+@pytest.mark.slow
 def test_paired_holm_families_are_per_factor_and_metric(tidy):
     """Review item 5: Holm over every paired p of a run mixes unrelated questions. A family is
     the pairs that differ in one factor, for one metric (e.g. every boats pair's win shares)."""

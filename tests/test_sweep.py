@@ -301,6 +301,7 @@ def test_the_same_table_on_a_dask_local_cluster(reference, tmp_path):
     pd.testing.assert_frame_equal(table(out), ref)
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_one_line(tmp_path):
     pytest.importorskip("dask.distributed")
     with pytest.raises(runs.RunError, match="cannot reach the Dask scheduler"):
@@ -308,6 +309,7 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path):
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.slow
 def test_a_dask_worker_that_dies_mid_run_is_replaced_and_the_table_stays_exact(tmp_path):
     """A worker process killed while chunks are in flight: Dask runs its tasks again on a
     replacement, and the folder holds exactly the table of a local run."""

@@ -53,6 +53,7 @@ def uninterrupted(tmp_path_factory):
     return load_run(out)[0]
 
 
+@pytest.mark.slow
 def test_a_sweep_killed_with_sigkill_resumes_to_the_uninterrupted_table(uninterrupted, tmp_path):
     out = tmp_path / "run"
     args = ["sweep", *QUICK, "--games", 6000, "--out", out, "--no-progress"]
@@ -74,6 +75,7 @@ def test_a_sweep_killed_with_sigkill_resumes_to_the_uninterrupted_table(uninterr
                                   check_categorical=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_ctrl_c_and_sigterm_stop_after_the_chunk_in_flight(uninterrupted, tmp_path, sig, code):
     out = tmp_path / "run"
@@ -112,6 +114,7 @@ def test_progress_lines_per_setting_when_not_a_terminal(tmp_path):
                   "--no-progress").stderr == ""
 
 
+@pytest.mark.slow
 def test_plan_plays_nothing_and_states_time_and_precision(tmp_path):
     out = tmp_path / "run"
     r = invoke("sweep", ROOT / "experiments" / "five_six_balance.toml", "--plan", "--out", out)
@@ -124,6 +127,7 @@ def test_plan_plays_nothing_and_states_time_and_precision(tmp_path):
     assert "+-0.25 pp" in text                      # 5 players: the question the study asks
 
 
+@pytest.mark.slow
 def test_stats_of_a_run_folder(tmp_path):
     out = tmp_path / "run"
     invoke("sweep", *QUICK, "--games", 500, "--out", out, "--no-progress")
@@ -160,6 +164,7 @@ def _one_line_error(r, *needles):
         assert n in lines[0], lines[0]
 
 
+@pytest.mark.slow
 def test_bad_sweep_input_is_one_line_exit_2_and_no_folder(tmp_path):
     out = tmp_path / "run"
     bad = tmp_path / "bad.toml"
@@ -212,6 +217,7 @@ def test_bad_stats_input_is_one_line(tmp_path):
     _one_line_error(invoke("stats", out, "--out", tmp_path / "x.txt"), ".csv")
 
 
+@pytest.mark.slow
 def test_stats_read_chunk_by_chunk_equal_those_of_the_whole_table(tmp_path):
     """The command reads the run chunk by chunk (a run can hold tens of millions of games):
     its tidy table equals the one of the whole table in memory."""
@@ -226,6 +232,7 @@ def test_stats_read_chunk_by_chunk_equal_those_of_the_whole_table(tmp_path):
     assert got["value"].to_numpy() == pytest.approx(want["value"].to_numpy(), nan_ok=True)
 
 
+@pytest.mark.slow
 def test_a_shipped_study_is_found_by_its_name(tmp_path):
     r = invoke("sweep", "five_six_balance", "--plan", "--games", 10, "--out", tmp_path / "r")
     assert r.exit_code == 0, r.stderr

@@ -69,6 +69,7 @@ def no_leftovers(where: Path, *keep):
 
 
 # ---------------------------------------------------------------------------- resume
+@pytest.mark.slow
 def test_tournament_resumes_after_kill_9_with_equal_results(tmp_path):
     proc = start(*TOUR, "--out", "k", "--no-progress", cwd=tmp_path)
     kill_when(proc, tmp_path / ".k.partial" / "batch-000001.npz")
@@ -114,6 +115,7 @@ def _tune_doc(path: Path) -> dict:
     return doc
 
 
+@pytest.mark.slow
 def test_tune_resumes_after_kill_9_with_equal_results(tmp_path):
     proc = start(*TUNE, "--out", "k.json", "--no-progress", cwd=tmp_path)
     kill_when(proc, tmp_path / ".k.json.partial" / "gen-000001.json")

@@ -140,6 +140,7 @@ def test_a_full_disk_is_one_line_and_leaves_nothing(runs, full, case):
 
 
 # ---------------------------------------------------------------------------- 4: two at once
+@pytest.mark.slow
 def test_two_reports_into_one_folder_at_once(runs, tmp_path):
     """The second is refused in one line naming the first's pid (exit 2) while the first
     writes; the first finishes whole; nothing else is left."""
