@@ -6,7 +6,7 @@ holds games ``k * chunk ...``), so chunk k of all settings together is a complet
 slice of the study: paired differences, per-index means of a mixed table's rotations and the
 moments of two settings on common indices all close within it. ``chunk_sums`` reads one such
 slice (only the columns it needs, in blocks of at most ``BLOCK`` games per setting) and returns
-its sums (``experiments.sums``: exact counts; ``experiments.units``: the verdicts' moments);
+its sums (``experiments.sums``: exact counts; ``experiments.catalog``: the verdicts' moments);
 the sums of the slices are merged in chunk order. The slices are independent, so they can be
 read by worker processes or on a Dask cluster (``scheduler``): only their sums travel, and the
 result is the same wherever a slice was read.
@@ -49,16 +49,7 @@ from .stats import ALPHA, PRECISION, comparable_pairs
 from .stats import tidy as tidy_stats
 from .sums import PairSums, SettingSums
 from .sweep import Cluster
-from .units import (
-    Catalog,
-    Comoments,
-    entries_of,
-    joint_names,
-    pair_rows,
-    per_index,
-    per_index_pooled,
-    pooled_sets,
-)
+from .catalog import Catalog, Comoments, entries_of, pooled_sets
 from .verdicts import judge
 from .watch import watching
 from .workers import Pool, cores, in_order, share, shared
@@ -267,7 +258,7 @@ def _empty(work: Work) -> Partial:
         if F.is_set_key(key):
             width = len(F.joint_names(key, [work.sets[k] for k in key[1:]]))
         else:
-            width = len(joint_names(*[players[k] for k in key]))
+            width = len(F.pair_names(*[players[k] for k in key]))
         joints[key] = Comoments(width)
     return Partial(-1, groups, pairs, joints)
 
@@ -324,8 +315,8 @@ def _pairs_and_moments(work: Work, out: Partial, blocks: dict[str, SettingData])
     values = {}
     for lab, parts, is_pooled, _ in work.entries:
         if all(p in blocks for p in parts):
-            values[lab] = (per_index_pooled([blocks[p] for p in parts], lab) if is_pooled
-                           else per_index(blocks[parts[0]]))
+            values[lab] = (F.per_index_pooled([blocks[p] for p in parts], lab) if is_pooled
+                           else F.per_index(blocks[parts[0]]))
     players = {lab: p for lab, _, _, p in work.entries}
     rows: dict[tuple[str, str], tuple] = {}
     for key, mom in out.joints.items():
@@ -344,7 +335,7 @@ def _pairs_and_moments(work: Work, out: Partial, blocks: dict[str, SettingData])
         if len(key) == 1:
             mom.add(values[key[0]][1])
         else:
-            mom.add(pair_rows(values[key[0]], values[key[1]], players[key[0]],
+            mom.add(F.pair_rows(values[key[0]], values[key[1]], players[key[0]],
                               players[key[1]]))
 
 

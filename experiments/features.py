@@ -1,12 +1,16 @@
-"""More per-index features, for the claims of issue 27 (boats, turns, house rules, challenges,
-skill and luck, leader-bashing): named **sets** of per-game values, averaged within each game
-index as ``experiments.units`` does for its own features, and the **joints** of several
-settings over one set (``Catalog.joint(entries, kind)``: the features of k settings on their
-common indices, side by side).
+"""The per-index features every verdict reads, declared in one place: per game, then averaged
+within each game index (the unit of every interval: ``experiments.catalog``), one interface
+for every kind -- ``names(kind, e)`` and ``rows(kind, parts, e)``.
 
-The base features of ``experiments.units`` (``units.feature_names``) are untouched: these
-sets are separate joints, keyed ``("@<set>", label, ...)``, so the moments (and the verdicts)
-of the claims that read the base features come out exactly as before.
+* ``base`` (``BASE``): what the seat-balance verdicts of one setting or a pair read
+  (``Catalog.one``, ``Catalog.pair``, keyed by the labels alone): each seat's tie-split win
+  share under either rule, the rescued and value fractions, the losses, the tie, the winning
+  gap and the slopes of win share over seats (``base_names``); a pair adds the differences of
+  the features both settings have (``pair_names``).
+* the named **sets** (``SETS``): joints of k settings over one set on their common indices
+  (``Catalog.joint(entries, kind)``, keyed ``("@<set>", label, ...)``: part ``i``'s features
+  are ``i:<name>``), kept apart from the base so that each joint holds only what its judges
+  read.
 
 The sets (per game; with 2 players each player is the sum of two seats, as everywhere):
 
@@ -45,12 +49,13 @@ import math
 
 import numpy as np
 
-from simulator.scoring import decide
+from simulator.scoring import TIEBREAKS, decide
 
 from .games import LOSS_CAUSES, SettingData, explorers_per_colour
 from .inference import Estimate
-from .rotations import rotate
+from .rotations import ROTATION_STRIDE, rotate
 
+BASE = "base"
 SETS = ("seat", "turn", "game", "causes", "strategy", "variance")
 GAME = ("rescued", "value", "losses", "rounds", "lost_round", "capped", "house", "valuewin",
         "tie", "first")
@@ -75,8 +80,10 @@ def strategies_of(e) -> list[str]:
 
 
 def names(kind: str, e) -> list[str]:
-    """The features of one entry in the set ``kind``."""
+    """The features of one entry of the kind ``kind`` (``BASE`` or one of ``SETS``)."""
     ps = range(e.players)
+    if kind == BASE:
+        return base_names(e.players)
     if kind == "seat":
         return [f"{k}_{p}" for k in ("share", "score", "turns") for p in ps]
     if kind == "turn":
@@ -96,6 +103,102 @@ def names(kind: str, e) -> list[str]:
 def joint_names(key: tuple, entries: list) -> list[str]:
     kind = key[0][len(PREFIX):]
     return [f"{i}:{n}" for i, e in enumerate(entries) for n in names(kind, e)]
+
+
+# ------------------------------------------------------------------------------ the base
+SCALARS = ("rescued", "value", "losses", "tie", "gap", "slope_chain", "slope_shared",
+           "slope_rules")
+
+
+def base_names(players: int) -> list[str]:
+    """The per-index features of one setting: each seat's tie-split win share under each
+    rule, then ``SCALARS`` (``slope_rules`` is the chain's slope less the shared win's)."""
+    return [f"share_{rule}_{s}" for rule in TIEBREAKS for s in range(players)] + list(SCALARS)
+
+
+def slope_weights(players: int) -> np.ndarray:
+    """Least-squares slope of win share on seat position 1..N, as weights on the seats."""
+    c = np.arange(players) - (players - 1) / 2
+    return c / (c * c).sum()
+
+
+def seat_slope(shares: np.ndarray) -> np.ndarray:
+    """Per index, the slope of win share over seats; its mean is the slope of the means."""
+    return shares @ slope_weights(shares.shape[1])
+
+
+def _game_values(d: SettingData) -> np.ndarray:
+    """Per game (row), the features before averaging within the index."""
+    _, value = explorers_per_colour(d.players, d.challenges)
+    per = 2 if d.players == 2 else 1
+    shares = [d.share(rule) for rule in TIEBREAKS]
+    rescued = (d.rescued / np.maximum(d.explorers, 1)).mean(axis=1)
+    valued = (d.score / (per * value)).mean(axis=1)
+    losses = (d.explorers - d.rescued).mean(axis=1)
+    tie = (d.win["shared"].sum(axis=1) > 1).astype(float)
+    top = np.sort(d.score, axis=1)
+    gap = (top[:, -1] - top[:, -2]) / (per * value) if d.players > 1 else np.zeros(d.n)
+    w = slope_weights(d.players)
+    sl = [s @ w for s in shares]
+    return np.column_stack(shares + [rescued, valued, losses, tie, gap, sl[1], sl[0],
+                                     sl[1] - sl[0]])
+
+
+def per_index(d: SettingData) -> tuple[np.ndarray, np.ndarray]:
+    """``(indices, features)`` of one setting, or of a pooled table whose rotation r's game g
+    is ``r * ROTATION_STRIDE + g`` (each index's rows averaged), indices sorted."""
+    x = _game_values(d)
+    base = d.games % ROTATION_STRIDE
+    if len(base) == 0 or bool(np.all(np.diff(base) > 0)):
+        return base, x
+    idx, inverse, counts = np.unique(base, return_inverse=True, return_counts=True)
+    out = np.column_stack([np.bincount(inverse, weights=x[:, j], minlength=len(idx))
+                           for j in range(x.shape[1])])
+    return idx, out / counts[:, None]
+
+
+def per_index_pooled(parts: list[SettingData], label: str) -> tuple[np.ndarray, np.ndarray]:
+    """The per-index features of one pooled table from its rotations' (each plays every index
+    once, so an index's mean is the mean of the rotations' values), one rotation at a time."""
+    idx, total = per_index(parts[0])
+    for p in parts[1:]:
+        i, x = per_index(p)
+        if not np.array_equal(i, idx):
+            raise ValueError(f"the rotations of {label} hold different games")
+        total = total + x
+    return idx, total / len(parts)
+
+
+def _names(players: int, prefix: str) -> list[str]:
+    return [f"{prefix}:{k}" for k in base_names(players)]
+
+
+def pair_names(pa: int, pb: int | None = None) -> list[str]:
+    """A joint's feature names: ``0:<feature>`` (and ``1:<feature>``, ``d:<feature>`` for a
+    pair: the differences of the features both settings have)."""
+    if pb is None:
+        return _names(pa, "0")
+    common = [k for k in base_names(pa) if k in base_names(pb)]
+    return _names(pa, "0") + _names(pb, "1") + [f"d:{k}" for k in common]
+
+
+def pair_columns(xa: np.ndarray, pa: int, xb: np.ndarray | None = None,
+               pb: int | None = None) -> np.ndarray:
+    """The rows a joint adds: one setting's features, or two settings' (paired rows) and
+    their differences."""
+    if xb is None:
+        return xa
+    fa, fb = base_names(pa), base_names(pb)
+    common = [k for k in fa if k in fb]
+    ia, ib = [fa.index(k) for k in common], [fb.index(k) for k in common]
+    return np.hstack([xa, xb, xa[:, ia] - xb[:, ib]])
+
+
+def pair_rows(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray],
+              pa: int, pb: int) -> np.ndarray:
+    """The paired rows of two settings' per-index features on their common indices."""
+    _, ia, ib = np.intersect1d(a[0], b[0], assume_unique=True, return_indices=True)
+    return pair_columns(a[1][ia], pa, b[1][ib], pb)
 
 
 # ------------------------------------------------------------------------------ per game
@@ -189,6 +292,8 @@ def _seatings(e, count: int) -> list[tuple]:
 def rows(kind: str, parts: list[SettingData], e) -> tuple[np.ndarray, np.ndarray]:
     """``(indices, values)`` of one entry (its rotations in order, or its one setting): each
     rotation's per-game features, the rotations averaged within each index."""
+    if kind == BASE:
+        return per_index(parts[0]) if e.seating is None else per_index_pooled(parts, e.label)
     seatings = _seatings(e, len(parts))
     idx, total = None, None
     for d, seating in zip(parts, seatings):
@@ -297,5 +402,7 @@ def slope(j, part: int, p: int, y: str = "y") -> tuple[list[int], object]:
     return cols, f
 
 
-__all__ = ["SETS", "col", "combo", "count_of", "cross", "delta", "is_set_key", "joint_names",
-           "joint_rows", "key_of", "names", "rows", "slope", "strategies_of"]
+__all__ = ["BASE", "SETS", "base_names", "col", "combo", "count_of", "cross", "delta",
+           "is_set_key", "joint_names", "joint_rows", "key_of", "names", "pair_columns",
+           "pair_names", "pair_rows", "per_index", "per_index_pooled", "rows", "seat_slope",
+           "slope", "slope_weights", "strategies_of"]

@@ -70,7 +70,7 @@ def _effect(r) -> str:
     if pd.isna(r.effect):
         return "–"
     unit = CLAIMS[r.claim].unit if r.claim in CLAIMS else ""
-    if unit:                                    # the later claims state their unit
+    if unit:                                    # a claim that states its unit
         k, suffix, signed = UNITS[unit]
         f = "+.2f" if signed else ".2f"
         if pd.isna(r.low):

@@ -11,7 +11,7 @@ interval), for a report to save as CSV behind the chart. ``save(figure, stem)`` 
   ``tiebreak_transitions`` / ``transition_counts`` (shared winners -> the chain's pick).
 * ``game``: ``game_length``, ``rescued_per_game``, ``losses_by_cause``, ``end_reasons``,
   ``turn_capped`` (per challenge and expansion).
-* ``claims``: the later claims' tables (``experiments.exhibits``): ``boat_value``,
+* ``claims``: the tables shown beside the verdicts (``experiments.exhibits``): ``boat_value``,
   ``turns_per_seat``, ``strategy_shares``, ``score_variance``, ``leader_basher``.
 * ``distributions``: ``score_distributions`` (one setting, per seat), ``paired_differences``
   (forest plot of "A vs B" rows).

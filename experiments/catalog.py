@@ -1,5 +1,6 @@
-"""What the verdicts measure, one value per game index, kept as moments: the unit every
-interval and test uses, in memory that does not grow with the games.
+"""The moments the verdicts read, in memory that does not grow with the games: the settings of
+a run (``Entry``), and per setting, pair or set of settings a judge asks for, the moments of
+their per-index features (``experiments.features``) on their common game indices (``Joint``).
 
 The games of one index share their tiles, dice and seeds across the settings of a study
 (common random numbers), and across the rotations of a mixed table. So a verdict never counts
@@ -7,20 +8,17 @@ rows: each setting's per-game values are averaged within each game index first (
 played once per index keeps its values; a mixed table pooled over its k rotations averages
 its k games of the index), and two settings are paired index by index.
 
-Every statistic a judge computes (``experiments.judges``) is a function of the means, variances
-and covariances of a few per-index **features** of one setting or of two settings on their
-common indices: each seat's tie-split win share under either rule, the rescued and value
-fractions, the losses, the tie and the winning gap (``FEATURES``), plus the slopes over seats
-and the differences between the two settings. So the verdicts keep, per setting and per pair
-a judge asks for, a ``Joint``: the count, means and co-moment matrix of those features (merged
-chunk by chunk, Chan et al.'s pairwise update), their smallest and largest values (a sample
-whose values are all equal gets the exact zero-of-n bound) and whether each is 0/1 (a rate,
-read with Wilson at a fixed look). A ``Joint`` of an in-memory table holds the same numbers as
-one read chunk by chunk from a run (``experiments.analysis``), to rounding.
+Every statistic a judge computes is a function of the means, variances and covariances of a
+few per-index features. So the verdicts keep a ``Joint`` per key a judge asks for: the count,
+means and co-moment matrix of the features (merged chunk by chunk, Chan et al.'s pairwise
+update), their smallest and largest values (a sample whose values are all equal gets the
+exact zero-of-n bound) and whether each is 0/1 (a rate, read with Wilson at a fixed look). A
+``Joint`` of an in-memory table holds the same numbers as one read chunk by chunk from a run
+(``experiments.analysis``), to rounding.
 
-A ``Catalog`` lists the settings (``Entry``: label, what the claims select on, the style of
-play) and gives each judge ``one(entry)`` and ``pair(a, b)``. A run's catalog learns which pairs
-the judges need in a dry run on placeholder moments (``planning``), before the run is read.
+A ``Catalog`` lists the settings and gives each judge ``one(entry)``, ``pair(a, b)`` (the base
+features) and ``joint(entries, kind)`` (a named set). A run's catalog learns which joints the
+judges need in a dry run on placeholder moments (``planning``), before the run is read.
 """
 from __future__ import annotations
 
@@ -33,76 +31,11 @@ import numpy as np
 import pandas as pd
 
 from play.settings import RULES_BOATS
-from simulator.scoring import TIEBREAKS
 
 from . import features as F
-from .games import SettingData, explorers_per_colour, prepare_all
+from .games import SettingData, prepare_all
 from .inference import Estimate
-from .rotations import ROTATION_STRIDE, pooled_label, rotated_label, rotation_of, rotations
-
-SCALARS = ("rescued", "value", "losses", "tie", "gap", "slope_chain", "slope_shared",
-           "slope_rules")
-
-
-def feature_names(players: int) -> list[str]:
-    """The per-index features of one setting: each seat's tie-split win share under each
-    rule, then ``SCALARS`` (``slope_rules`` is the chain's slope less the shared win's)."""
-    return [f"share_{rule}_{s}" for rule in TIEBREAKS for s in range(players)] + list(SCALARS)
-
-
-def slope_weights(players: int) -> np.ndarray:
-    """Least-squares slope of win share on seat position 1..N, as weights on the seats."""
-    c = np.arange(players) - (players - 1) / 2
-    return c / (c * c).sum()
-
-
-def slope(shares: np.ndarray) -> np.ndarray:
-    """Per index, the slope of win share over seats; its mean is the slope of the means."""
-    return shares @ slope_weights(shares.shape[1])
-
-
-# ------------------------------------------------------------------------------ per index
-def _game_values(d: SettingData) -> np.ndarray:
-    """Per game (row), the features before averaging within the index."""
-    _, value = explorers_per_colour(d.players, d.challenges)
-    per = 2 if d.players == 2 else 1
-    shares = [d.share(rule) for rule in TIEBREAKS]
-    rescued = (d.rescued / np.maximum(d.explorers, 1)).mean(axis=1)
-    valued = (d.score / (per * value)).mean(axis=1)
-    losses = (d.explorers - d.rescued).mean(axis=1)
-    tie = (d.win["shared"].sum(axis=1) > 1).astype(float)
-    top = np.sort(d.score, axis=1)
-    gap = (top[:, -1] - top[:, -2]) / (per * value) if d.players > 1 else np.zeros(d.n)
-    w = slope_weights(d.players)
-    sl = [s @ w for s in shares]
-    return np.column_stack(shares + [rescued, valued, losses, tie, gap, sl[1], sl[0],
-                                     sl[1] - sl[0]])
-
-
-def per_index(d: SettingData) -> tuple[np.ndarray, np.ndarray]:
-    """``(indices, features)`` of one setting, or of a pooled table whose rotation r's game g
-    is ``r * ROTATION_STRIDE + g`` (each index's rows averaged), indices sorted."""
-    x = _game_values(d)
-    base = d.games % ROTATION_STRIDE
-    if len(base) == 0 or bool(np.all(np.diff(base) > 0)):
-        return base, x
-    idx, inverse, counts = np.unique(base, return_inverse=True, return_counts=True)
-    out = np.column_stack([np.bincount(inverse, weights=x[:, j], minlength=len(idx))
-                           for j in range(x.shape[1])])
-    return idx, out / counts[:, None]
-
-
-def per_index_pooled(parts: list[SettingData], label: str) -> tuple[np.ndarray, np.ndarray]:
-    """The per-index features of one pooled table from its rotations' (each plays every index
-    once, so an index's mean is the mean of the rotations' values), one rotation at a time."""
-    idx, total = per_index(parts[0])
-    for p in parts[1:]:
-        i, x = per_index(p)
-        if not np.array_equal(i, idx):
-            raise ValueError(f"the rotations of {label} hold different games")
-        total = total + x
-    return idx, total / len(parts)
-
+from .rotations import pooled_label, rotated_label, rotation_of, rotations
 
 # ------------------------------------------------------------------------------ moments
 class Comoments:
@@ -234,38 +167,6 @@ def spreads(j: Joint, tables: list[tuple[int, str | None]], weights: list[float]
     constant = not var > 0
     var = max(var, 0.0)
     return value, math.sqrt(max(var - 2 * bias / n, 0.25 * var)) if n else 0.0, constant
-
-
-def _names(players: int, prefix: str) -> list[str]:
-    return [f"{prefix}:{k}" for k in feature_names(players)]
-
-
-def joint_names(pa: int, pb: int | None = None) -> list[str]:
-    """A joint's feature names: ``0:<feature>`` (and ``1:<feature>``, ``d:<feature>`` for a
-    pair: the differences of the features both settings have)."""
-    if pb is None:
-        return _names(pa, "0")
-    common = [k for k in feature_names(pa) if k in feature_names(pb)]
-    return _names(pa, "0") + _names(pb, "1") + [f"d:{k}" for k in common]
-
-
-def joint_rows(xa: np.ndarray, pa: int, xb: np.ndarray | None = None,
-               pb: int | None = None) -> np.ndarray:
-    """The rows a joint adds: one setting's features, or two settings' (paired rows) and
-    their differences."""
-    if xb is None:
-        return xa
-    fa, fb = feature_names(pa), feature_names(pb)
-    common = [k for k in fa if k in fb]
-    ia, ib = [fa.index(k) for k in common], [fb.index(k) for k in common]
-    return np.hstack([xa, xb, xa[:, ia] - xb[:, ib]])
-
-
-def pair_rows(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray],
-              pa: int, pb: int) -> np.ndarray:
-    """The paired rows of two settings' per-index features on their common indices."""
-    _, ia, ib = np.intersect1d(a[0], b[0], assume_unique=True, return_indices=True)
-    return joint_rows(a[1][ia], pa, b[1][ib], pb)
 
 
 # ------------------------------------------------------------------------------ the catalog
@@ -411,9 +312,9 @@ class Catalog:
             return Joint(names, mom, len(es), tuple(e.own for e in es))
         es = [self._by[k] for k in key]
         ps = [e.players for e in es]
-        names = joint_names(*ps)
+        names = F.pair_names(*ps)
         if mom is None:
-            rows = values[0][1] if len(es) == 1 else pair_rows(values[0], values[1], *ps)
+            rows = values[0][1] if len(es) == 1 else F.pair_rows(values[0], values[1], *ps)
             mom = Comoments(len(names)).add(rows)
         return Joint(names, mom, len(es), tuple(e.own for e in es))
 
@@ -424,7 +325,7 @@ class Catalog:
 
 def placeholder(es: list[Entry], key: tuple | None = None) -> Joint:
     """Plausible moments for a dry run (fair shares, some spread, 1,000 indices)."""
-    names = F.joint_names(key, es) if key is not None else joint_names(*[e.players for e in es])
+    names = F.joint_names(key, es) if key is not None else F.pair_names(*[e.players for e in es])
     mom = Comoments(len(names))
     mom.n = 1000
     mom.mean = np.full(len(names), 0.2)
@@ -506,11 +407,9 @@ def from_data(data: list[SettingData]) -> Catalog:
     """A catalog of settings held in memory (tests, synthetic calibration data)."""
     by = {d.label: d for d in data}
 
-    def values(e: Entry):
-        if e.seating is None:
-            return per_index(by[e.parts[0]])
-        return per_index_pooled([by[lab] for lab in e.parts], e.label)
-    return Catalog(entries_of(data), values, lambda e: [by[lab] for lab in e.parts])
+    def parts(e: Entry) -> list[SettingData]:
+        return [by[lab] for lab in e.parts]
+    return Catalog(entries_of(data), lambda e: F.rows(F.BASE, parts(e), e), parts)
 
 
 def from_frame(df: pd.DataFrame) -> Catalog:
@@ -518,7 +417,5 @@ def from_frame(df: pd.DataFrame) -> Catalog:
     return from_data(prepare_all(df))
 
 
-__all__ = ["Catalog", "Comoments", "Entry", "Joint", "Planning", "entries_of", "feature_names",
-           "from_data", "from_frame", "joint_names", "joint_rows", "pair_rows", "per_index",
-           "per_index_pooled", "placeholder", "pooled_sets", "slope", "slope_weights",
-           "spreads"]
+__all__ = ["Catalog", "Comoments", "Entry", "Joint", "Planning", "entries_of", "from_data",
+           "from_frame", "placeholder", "pooled_sets", "spreads"]
