@@ -7,7 +7,7 @@ rows: each setting's per-game values are averaged within each game index first (
 played once per index keeps its values; a mixed table pooled over its k rotations averages
 its k games of the index), and two settings are paired index by index.
 
-Every statistic a judge computes (``experiments.judges``) is a function of the means, variances
+Every statistic a judge computes (``experiments.claims``) is a function of the means, variances
 and covariances of a few per-index **features** of one setting or of two settings on their
 common indices: each seat's tie-split win share under either rule, the rescued and value
 fractions, the losses, the tie and the winning gap (``FEATURES``), plus the slopes over seats

@@ -1,4 +1,4 @@
-"""Claims and verdicts (experiments.claims, judges, verdicts): each verdict follows its stated
+"""Claims and verdicts (experiments.claims, verdicts): each verdict follows its stated
 rule, flips when the data are built to flip it, a claim of balance is supported only by an
 equivalence test, a real but negligible effect is not "supported", and every counterexample
 known to have broken a verdict rule comes out right.
@@ -274,7 +274,7 @@ def test_the_spread_takes_the_sampling_noise_off():
     """A balanced table's raw sum of squared distances from 1/N is sampling noise; the spread
     subtracts it, so it is about 0 at any n (its mean over replications is 0 to within its
     own error), and a planted spread is recovered."""
-    from experiments.judges import rms
+    from experiments.claims.shared import rms
     from experiments.units import spreads
 
     def spread(d):
@@ -404,7 +404,7 @@ def test_an_experiment_file_rotates_a_line_up_round_the_table():
 
 def test_the_claims_registry_states_every_rule_and_family():
     for c in claims.CLAIMS.values():
-        assert c.rule and c.family and c.measure and c.question
+        assert c.rule and c.family and c.measures and c.question
         for name, p in c.params.items():
             assert p.problem(p.default) is None, (c.id, name)
 
