@@ -44,7 +44,8 @@ Claims and verdicts:
 * ``exhibits``: the numbers behind the boat, turn, skill and leader claims, as tables.
 * ``looks``: a run's looks (``_looks.json``) and ``judge_run``, a run judged at its next look.
 * ``calibration``: how often each verdict is wrong, on synthetic data of known truth.
-* ``calibration_claims``: the same on both sides of the later claims' edges.
+* ``calibration_cases``: every claim's calibration cases, keyed by claim id, on both sides
+  of each edge; the long version.
 * ``calibration_sequences``: the anytime-valid sequences at small samples.
 * ``fairest``: the fairest boat allocation (B3, S1b), raced and confirmed per style of play.
 
