@@ -31,21 +31,21 @@ Reading a run:
 
 Claims and verdicts:
 
-* ``claims``: the claims about the game's balance (docs/claims.md), each with its rule.
+* ``claims/``: the claims about the game's balance (docs/claims.md), each one record with
+  its rule and its judge (the scopes it compares, the measure it takes), one module per
+  subject: ``seats`` (seats and tie-breaks), ``boats_turns``, ``player_counts``,
+  ``challenges`` (challenges and expansions), ``skill_leader``; ``shared`` the selections
+  and wording their measures share.
 * ``decisions``: the decision rules: an estimate and its interval -> a verdict.
 * ``inference``: intervals, p-values and power, at one look or at any look.
 * ``units``: what the verdicts measure, one value per game index, kept as moments.
 * ``features``: more per-index feature sets (boats, turns, causes, strategies, variance).
-* ``judges``: the first claims' measures from those moments, and their decisions.
-* ``judges_boats``: the judges of the claims about boats and turns (B2, S2-S4).
-* ``judges_games``: the judges of house rules, player counts, challenges, expansions.
-* ``judges_skill``: the judges of skill, luck and bashing the leader (K, L).
-* ``judging``: every claim's judge, in one table.
 * ``verdicts``: the verdict table of a study's claims, per style of play and across.
-* ``exhibits``: the numbers behind the later claims, as tables beside the verdicts.
+* ``exhibits``: the numbers behind the boat, turn, skill and leader claims, as tables.
 * ``looks``: a run's looks (``_looks.json``) and ``judge_run``, a run judged at its next look.
 * ``calibration``: how often each verdict is wrong, on synthetic data of known truth.
-* ``calibration_claims``: the same on both sides of the later claims' edges.
+* ``calibration_cases``: every claim's calibration cases, keyed by claim id, on both sides
+  of each edge; the long version.
 * ``calibration_sequences``: the anytime-valid sequences at small samples.
 * ``fairest``: the fairest boat allocation (B3, S1b), raced and confirmed per style of play.
 

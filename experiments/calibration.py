@@ -1,22 +1,20 @@
 """Calibration: the verdict code run on synthetic per-game data whose truth is known, to
-measure how often each verdict is wrong -- by simulation, not by argument.
+measure how often each verdict is wrong -- by simulation, not by argument. This module is the
+machinery every claim's cases share (``experiments.calibration_cases`` holds the cases, keyed
+by claim id, and the long version).
 
 ``synthetic(...)`` builds the per-game data a setting's verdicts read (``stats.SettingData``:
 winners under both tie-breaks, scores, rescues) from planted seat chances, with the
 dependence real games have: one game's shares sum to 1, ties split a game between seats, and
 the rotations of a mixed table share each index's layout (a seat-specific effect per index,
-common to its rotations). ``Scenario`` names a claim, a truth and the verdicts that would be
-wrong under it; ``run`` plays it ``reps`` times through ``verdicts.judge`` -- at one look, or
-at several looks of one growing run (extended and judged again, earlier settlements frozen, as
-``experiments.looks`` does) -- and counts the verdicts.
-
-``python -m experiments.calibration --reps 4000 --out docs/calibration.md`` is the long
-version (its table is in ``docs/calibration.md``); ``tests/test_calibration.py`` runs a short
-one in CI.
+common to its rotations); ``scored(...)`` builds one from planted scores. ``Scenario`` names a
+claim, a truth and the verdicts that would be wrong under it; ``run`` plays it ``reps`` times
+through ``verdicts.judge`` -- at one look, or at several looks of one growing run (extended
+and judged again, earlier settlements frozen, as ``experiments.looks`` does) -- and counts the
+verdicts.
 """
 from __future__ import annotations
 
-import argparse
 import math
 import time
 from dataclasses import dataclass, field
@@ -27,12 +25,13 @@ import pandas as pd
 from .decisions import NEGLIGIBLE, REFUTED, SETTLED, SUPPORTED
 from .games import SettingData
 from .inference import ALPHA, Look
-from .units import feature_names, from_data
+from .catalog import from_data
+from .features import base_names
 from .verdicts import judge
 
 
 # ------------------------------------------------------------------------------ the data
-def _winners(rng, chances: np.ndarray, tie_rate: float) -> tuple[np.ndarray, np.ndarray]:
+def winners(rng, chances: np.ndarray, tie_rate: float) -> tuple[np.ndarray, np.ndarray]:
     """Per game (rows of ``chances``, each a seat distribution): a winner drawn from the
     chances, and for a share ``tie_rate`` of games a second seat level with it (the top shared)
     -- drawn from the rest by the same chances. Returns ``(shared top, chain winner)`` as
@@ -82,7 +81,7 @@ def synthetic(label: str, players: int, n: int, shares, *, rng, allocation: str 
         logits = base + edge[None, :]
         chances = np.exp(logits - logits.max(axis=1, keepdims=True))
         chances /= chances.sum(axis=1, keepdims=True)
-        top, chain = _winners(rng, chances, tie_rate)
+        top, chain = winners(rng, chances, tie_rate)
         score = np.where(top, 5, 0).astype(np.int64)
         res = rng.binomial(explorers, rescued, (n, players)).astype(np.int64)
         seating = tuple(names[(s + r) % players] for s in range(players))
@@ -241,7 +240,7 @@ def se_of_pooled(reps: int, n: int, k: int, layout_sd: float, strength: float, s
                           layout_sd=layout_sd, strength=strength)
         c = from_data(parts)
         entry = c.entries[0]
-        x = c.per_index(entry)[1][:, feature_names(5).index(f"share_{entry.own}_0")]
+        x = c.per_index(entry)[1][:, base_names(5).index(f"share_{entry.own}_0")]
         est.append(x.mean())
         se_idx.append(x.std(ddof=1) / math.sqrt(len(x)))
         rows = np.concatenate([p.share()[:, 0] for p in parts])
@@ -250,133 +249,61 @@ def se_of_pooled(reps: int, n: int, k: int, layout_sd: float, strength: float, s
     return float(np.mean(se_idx)) / true, float(np.mean(se_naive)) / true, true
 
 
-# ------------------------------------------------------------------------------ the suite
-def scenarios(t: float = 0.03) -> list[Scenario]:
-    """The calibration scenarios: each claim shape under a null, an equivalence inside the
-    tolerance ``t`` (win share per seat), a truth exactly at it (an edge: a label on either
-    side is wrong, each side counted on its own), at 1.2 and 1.5 times it (the claim true by a
-    little: the composite rules' "against" side must not fire) and a large effect, with the
-    dependence of real games (ties, a layout shared by rotations). Effects are in units of the
-    tolerance, so a short run at a wide tolerance tells what a long run at a narrow one would
-    (what matters is the tolerance over the standard error)."""
-    par = {"tolerance": t}
-    flat = lambda shares, **kw: (lambda rng, n: synthetic(  # noqa: E731
-        "p5-flat", 5, n, shares, rng=rng, allocation="flat", **kw))
-    rules = lambda shares, **kw: (lambda rng, n: synthetic(  # noqa: E731
-        "p5-rules", 5, n, shares, rng=rng, allocation="rules", **kw))
-    four = lambda shares, **kw: (lambda rng, n: synthetic(  # noqa: E731
-        "p4-rules", 4, n, shares, rng=rng, allocation="rules", **kw))
+def scored(label: str, players: int, score: np.ndarray, *, rng, seating: tuple,
+           challenges=frozenset(), boats="rules", first: int = 0, turns=None,
+           rescued=None, explorers: int | None = None, squid: bool = False) -> SettingData:
+    """A setting whose players score ``score`` (games, players); the top score wins (ties
+    shared); rescues Binomial unless given; turns 9 each unless given."""
+    n = score.shape[0]
+    own = "chain" if players >= 5 else "shared"
+    explorers = explorers or (8 if players == 5 else 7 if players == 6 else 10)
+    top = score == score.max(axis=1, keepdims=True)
+    res = rescued if rescued is not None else rng.binomial(explorers, 0.3, (n, players))
+    d = SettingData(label=label, players=players, seed=1,
+                    factors={"boats": boats, "challenges": challenges, "tiebreak": own,
+                             "strategies": seating, "squid": squid, "squid_only": False,
+                             "lagoon_is_sea": False, "creatures_must_move": False,
+                             "max_turns": 400},
+                    games=np.arange(first, first + n), own=own, challenges=challenges,
+                    max_turns=400, score=score, rescued=np.asarray(res, np.int64),
+                    explorers=np.full((n, players), explorers, np.int64),
+                    turns=np.full((n, players), 9, np.int64) if turns is None else turns)
+    d.win = {"shared": top, "chain": top}
+    d.step = {"shared": np.zeros(n, np.int64), "chain": np.zeros(n, np.int64)}
+    d.value = np.round(score).astype(np.int64)
+    return d
 
-    def pair(rules_shares, flat_shares, **kw):
-        def make(rng, n):
-            s = np.random.SeedSequence(int(rng.integers(2**32)))
-            a, b = (np.random.default_rng(x) for x in s.spawn(2))
-            return (synthetic("p5-rules", 5, n, rules_shares, rng=a, allocation="rules", **kw)
-                    + synthetic("p5-flat", 5, n, flat_shares, rng=b, allocation="flat", **kw))
-        return make
 
-    sup = frozenset({SUPPORTED})
-    neg = frozenset({NEGLIGIBLE})
-    ref = frozenset({REFUTED})
-    against = frozenset({REFUTED, NEGLIGIBLE})
-    c = {"tolerance": 0.25}                         # S1c: a quarter of the squared spread
-    steep = -t / 4                                  # flat boats' slope in the S1c scenarios
+# ------------------------------------------------------------------------------ the tables
+MODES = ("one look", "extended x2 x4 x8 x16", "following the advice", "until settled")
+
+
+def rows(sc: Scenario, reps: int, n: int, looks: list[int] | None = None,
+         seed: int = 0) -> list[dict]:
+    """One scenario's rows: at one look of ``n`` game indices, and with ``looks`` (an
+    extended run's sizes) also extended, following the advice (up to 5 looks) and until
+    settled. Both sides' wrong rates, each against its bound."""
     out = []
-    # S1 (5 players, flat boats) and S3 (4 players, the rules' boats): two criteria
-    for cid, make, players, where in (("S1", flat, 5, ""), ("S3", four, 4, "")):
-        slope_tol = t / (players - 1)
-        out += [
-            Scenario(f"{cid} null: every seat 1/N", cid, "no seat effect",
-                     make(np.full(players, 1 / players)), sup, ref, par, neg),
-            Scenario(f"{cid} seat 1 at the tolerance", cid, "seat 1 exactly +tolerance",
-                     make(first_only(players, t)), sup, frozenset(), par, against),
-            Scenario(f"{cid} slope at the tolerance", cid,
-                     "slope exactly -tolerance/(N-1)", make(linear(players, -slope_tol)), sup,
-                     frozenset(), par, against),
-        ]
-        for k in (1.2, 1.5):
-            out += [
-                Scenario(f"{cid} seat 1 at {k} x the tolerance", cid,
-                         f"seat 1 +{k} tolerances (claim true)",
-                         make(first_only(players, k * t)), against, sup, par),
-                Scenario(f"{cid} slope at {k} x the tolerance", cid,
-                         f"slope {k} x -tolerance/(N-1) (claim true)",
-                         make(linear(players, -k * slope_tol)), against, sup, par),
-            ]
-    out += [
-        Scenario("S1 real slope, 60% of the tolerance", "S1", "real, below tolerance",
-                 flat(linear(5, -0.6 * t / 4)), sup, against, par),
-        Scenario("S1 large: seat 1 +2 tolerances", "S1", "large effect",
-                 flat(first_seat(5, 2 * t)), against, sup, par),
-        Scenario("S1 null with ties (15%) and a layout effect", "S1", "no seat effect",
-                 flat(np.full(5, .2), tie_rate=0.15, layout_sd=0.5), sup, frozenset(), par,
-                 neg),
-        # S1b: balance over the seats
-        Scenario("S1b balanced", "S1b", "every seat 1/N", rules(np.full(5, .2)), ref, sup, par),
-        Scenario("S1b inside: seat 1 +tolerance/2", "S1b", "equivalent within tolerance",
-                 rules(first_seat(5, t / 2)), ref, sup, par),
-        Scenario("S1b at the margin: seat 1 +tolerance", "S1b", "at the margin",
-                 rules(first_seat(5, t)), sup, frozenset(), par, ref),
-        Scenario("S1b seat 1 at 1.2 x the tolerance", "S1b", "just outside (not balanced)",
-                 rules(first_seat(5, 1.2 * t)), sup, ref, par),
-        Scenario("S1b seat 1 at 1.5 x the tolerance", "S1b", "outside (not balanced)",
-                 rules(first_seat(5, 1.5 * t)), sup, ref, par),
-        Scenario("S1b outside: seat 1 +2 tolerances", "S1b", "large imbalance",
-                 rules(first_seat(5, 2 * t)), sup, ref, par),
-        Scenario("S1b pooled rotations sharing a layout, a strong strategy", "S1b",
-                 "every seat 1/N (pooled)",
-                 lambda rng, n: synthetic("p5-rules-mixed", 5, n, np.full(5, .2), rng=rng,
-                                          allocation="rules", rotations=5, layout_sd=0.6,
-                                          strength=1.0), ref, sup, par),
-        # S1c: a ratio of spreads (Fieller)
-        Scenario("S1c equal spreads", "S1c", "rules as unbalanced as flat",
-                 pair(linear(5, steep), linear(5, steep)), sup, ref, c, neg),
-        Scenario("S1c at the tolerance", "S1c", "rules remove exactly a quarter",
-                 pair(linear(5, steep * math.sqrt(0.75)), linear(5, steep)), sup, frozenset(),
-                 c, against),
-        Scenario("S1c at 1.2 x the tolerance", "S1c", "rules remove 30% (claim true)",
-                 pair(linear(5, steep * math.sqrt(0.70)), linear(5, steep)), against, sup, c),
-        Scenario("S1c at 1.5 x the tolerance", "S1c", "rules remove 37.5% (claim true)",
-                 pair(linear(5, steep * math.sqrt(0.625)), linear(5, steep)), against, sup,
-                 c),
-        Scenario("S1c overcompensated (steeper the other way)", "S1c",
-                 "rules' spread larger", pair(linear(5, -1.2 * steep), linear(5, steep)),
-                 sup, ref, c),
-        Scenario("S1c much flatter", "S1c", "rules remove 96%",
-                 pair(linear(5, 0.2 * steep), linear(5, steep)), against, sup, c),
-    ]
+    modes = [("one look", [n], False)]
+    if looks:
+        modes += [(MODES[1], looks, False), (MODES[2], None, False), (MODES[3], looks, True)]
+    for mode, sizes, seq in modes:
+        t0 = time.perf_counter()
+        r = run(sc, reps, sizes, seed, sequential=seq, first=n)
+        out.append({"scenario": sc.name, "claim": sc.claim, "truth": sc.truth,
+                    "mode": mode, "games": r["games"], "wrong verdicts": labels(sc.wrong),
+                    "wrong rate": r["wrong"], "se": r["se_wrong"],
+                    "other side": labels(sc.wrong2) if sc.edge else "",
+                    "other side rate": r["wrong2"] if sc.edge else math.nan,
+                    "se2": r["se_wrong2"],
+                    "bound": ALPHA / 2 if mode in ("one look", "until settled") else ALPHA,
+                    "right rate": r["right"] if sc.right else math.nan,
+                    **r["tally"], "seconds": time.perf_counter() - t0})
     return out
 
 
-def table(reps: int, n: int, looks: list[int], seed: int = 0, tolerance: float = 0.03,
-          names=None) -> list[dict]:
-    """Every scenario (or those ``names``) at one look of ``n`` games, at the looks ``looks``
-    of an extended run, following the advice (up to 5 looks), and until settled over
-    ``looks``."""
-    out = []
-    for sc in scenarios(tolerance):
-        if names is not None and sc.name not in names:
-            continue
-        for mode, sizes, seq in (("one look", [n], False), ("extended x2 x4 x8 x16", looks, False),
-                                 ("following the advice", None, False),
-                                 ("until settled", looks, True)):
-            t0 = time.perf_counter()
-            r = run(sc, reps, sizes, seed, sequential=seq, first=n)
-            out.append({"scenario": sc.name, "claim": sc.claim, "truth": sc.truth,
-                        "mode": mode, "games": r["games"],
-                        "wrong verdicts": _labels(sc.wrong),
-                        "wrong rate": r["wrong"], "se": r["se_wrong"],
-                        "other side": _labels(sc.wrong2) if sc.edge else "",
-                        "other side rate": r["wrong2"] if sc.edge else math.nan,
-                        "se2": r["se_wrong2"],
-                        "bound": ALPHA / 2 if mode in ("one look", "until settled") else ALPHA,
-                        "right rate": r["right"] if sc.right else math.nan,
-                        **r["tally"], "seconds": time.perf_counter() - t0})
-    return out
-
-
-def _labels(labels) -> str:
-    return ",".join(sorted(labels)) or "-"
+def labels(verdicts) -> str:
+    return ",".join(sorted(verdicts)) or "-"
 
 
 def markdown(rows: list[dict]) -> list[str]:
@@ -393,35 +320,3 @@ def markdown(rows: list[dict]) -> list[str]:
                      f"{100 * r['bound']:g}% | {right} | {r[SUPPORTED]} / {r[NEGLIGIBLE]} / "
                      f"{r[REFUTED]} / {r['inconclusive']} |")
     return lines
-
-
-def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--reps", type=int, default=2000)
-    ap.add_argument("--games", type=int, default=4000)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--tolerance", type=float, default=0.03)
-    ap.add_argument("--out", default=None, help="a Markdown file for the table")
-    args = ap.parse_args(argv)
-    looks = [args.games, 2 * args.games, 4 * args.games, 8 * args.games, 16 * args.games]
-    lines = markdown(table(args.reps, args.games, looks, args.seed, args.tolerance))
-    sc = {x.name: x for x in scenarios(args.tolerance)}
-    lines += ["", "| scenario | advised games | settled rightly |", "|---|---|---|"]
-    for name in ("S1 large: seat 1 +2 tolerances", "S1b inside: seat 1 +tolerance/2",
-                 "S1c much flatter", "S1 real slope, 60% of the tolerance"):
-        n, right = power(sc[name], args.games, args.reps, seed=args.seed + 11)
-        lines.append(f"| {name} | {n:,} | {100 * right:.1f}% |")
-    lines += ["", "| rotations, layout effect | per game index (ours) | naive, k x n rows |",
-              "|---|---|---|"]
-    for k, sd in ((5, 1.0), (5, 0.0), (3, 0.5)):
-        ours, naive, _ = se_of_pooled(400, 400, k, sd, 1.0, seed=args.seed + 3)
-        lines.append(f"| {k} rotations, layout sd {sd} | {ours:.2f} | {naive:.2f} |")
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-
-
-if __name__ == "__main__":
-    main()

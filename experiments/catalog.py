@@ -8,8 +8,8 @@ rows: each setting's per-game values are averaged within each game index first (
 played once per index keeps its values; a mixed table pooled over its k rotations averages
 its k games of the index), and two settings are paired index by index.
 
-Every statistic a judge computes is a function of the means, variances and covariances of a
-few per-index features. So the verdicts keep a ``Joint`` per key a judge asks for: the count,
+Every statistic a judge computes (``experiments.claims``) is a function of the means,
+variances and covariances of a few per-index features. So the verdicts keep a ``Joint`` per key a judge asks for: the count,
 means and co-moment matrix of the features (merged chunk by chunk, Chan et al.'s pairwise
 update), their smallest and largest values (a sample whose values are all equal gets the
 exact zero-of-n bound) and whether each is 0/1 (a rate, read with Wilson at a fixed look). A

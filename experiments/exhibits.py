@@ -1,7 +1,8 @@
-"""The numbers behind the later claims, as tables a report shows beside the verdicts: what a
-boat is worth seat by seat and in seats of turn order (B2), each seat's turns and what a turn
-more goes with (S2), each strategy's win share at a mixed table (K, L), the variance of a
-score split into its parts (K2) and the win shares with and without a leader-basher (L).
+"""The numbers behind the claims about boats, turns, skill and the leader, as tables a report
+shows beside the verdicts: what a boat is worth seat by seat and in seats of turn order (B2),
+each seat's turns and what a turn more goes with (S2), each strategy's win share at a mixed
+table (K, L), the variance of a score split into its parts (K2) and the win shares with and
+without a leader-basher (L).
 
 Every row carries its 95% interval (fixed-sample, descriptive: the verdicts' own intervals,
 which depend on the run's look, are in the verdict table) and n, the game indices. They come
@@ -16,12 +17,20 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from . import judges_boats as JB
-from . import judges_skill as JS
+from .claims.boats_turns import Boats, boat_sets, turn_cap, turn_value
+from .claims.shared import at_own_rule, scope_of
+from .claims.skill_leader import (
+    BASHER,
+    PLACEMENT,
+    basher_changes,
+    basher_pairs,
+    line_up,
+    pair_scope,
+    variance_parts,
+)
 from .features import col, combo, count_of, cross
 from .inference import FIXED, fieller, interval
-from .judges import scope_of
-from .units import Catalog
+from .catalog import Catalog
 
 
 @dataclass
@@ -46,8 +55,8 @@ def boats(cat: Catalog) -> list[dict]:
     more, a boat fewer, both), and the seats' average."""
     rows = []
     for style, entries in cat.styles().items():
-        for ref, flat, plus, minus in JB.boat_sets(cat, entries):
-            b = JB.Boats(cat, ref, flat, plus, minus)
+        for ref, flat, plus, minus in boat_sets(cat, entries):
+            b = Boats(cat, ref, flat, plus, minus)
             for s in [*b.seats, None]:
                 for what, lo, hi in (("share", -1, 1), ("score", -100, 100)):
                     for side in ("plus", "minus", "both"):
@@ -66,10 +75,10 @@ def exchange(cat: Catalog) -> list[dict]:
     ratio (Fieller's 95% interval)."""
     rows = []
     for style, entries in cat.styles().items():
-        for ref, flat, plus, minus in JB.boat_sets(cat, entries):
+        for ref, flat, plus, minus in boat_sets(cat, entries):
             if flat is None:
                 continue
-            b = JB.Boats(cat, ref, flat, plus, minus)
+            b = Boats(cat, ref, flat, plus, minus)
             num_t, den_t = b.average(), [(c, -w) for c, w in b.flat_slope()]
             num, den = combo(b.j, num_t, -1, 1), combo(b.j, den_t, -1, 1)
             cov = (cross(b.j, num_t, num_t), cross(b.j, den_t, den_t),
@@ -88,14 +97,14 @@ def turns(cat: Catalog) -> list[dict]:
     and the within-seat slopes of score and win share on turns."""
     rows = []
     for style, entries in cat.styles().items():
-        for e in JB.at_own_rule(cat, entries, allocation="rules", players=lambda n: n >= 2):
+        for e in at_own_rule(cat, entries, allocation="rules", players=lambda n: n >= 2):
             j = cat.joint([e], "seat")
             for s in range(e.players):
-                rows.append(_row(combo(j, [(col(j, f"turns_{s}"), 1.0)], 0, JB._turns(e)),
+                rows.append(_row(combo(j, [(col(j, f"turns_{s}"), 1.0)], 0, turn_cap(e)),
                                  play=style, players=e.players, seat=s + 1, metric="turns"))
-                rows.append(_row(JB.turn_value(cat, e, "y", s), play=style,
+                rows.append(_row(turn_value(cat, e, "y", s), play=style,
                                  players=e.players, seat=s + 1, metric="points_per_turn"))
-                rows.append(_row(JB.turn_value(cat, e, "w", s), play=style,
+                rows.append(_row(turn_value(cat, e, "w", s), play=style,
                                  players=e.players, seat=s + 1, metric="win_share_per_turn"))
     return rows
 
@@ -110,7 +119,7 @@ def strategies(cat: Catalog) -> list[dict]:
         j = cat.joint([e], "strategy")
         for t, c in sorted(count_of(e).items()):
             share = j.est(f"share_{t}", 0, 1)
-            base = dict(table=f"{scope_of(e)}, {JS._line_up(e)}", players=e.players,
+            base = dict(table=f"{scope_of(e)}, {line_up(e)}", players=e.players,
                         strategy=t, seats=c, fair=c / e.players)
             rows.append(_row(share, **base, metric="win_share"))
             rows.append(_row(combo(j, [(col(j, f"share_{t}"), 1 / c)], 0, 1), **base,
@@ -121,14 +130,14 @@ def strategies(cat: Catalog) -> list[dict]:
 
 def variance(cat: Catalog) -> list[dict]:
     """Per pooled mixed table of built-in rungs: each component's share of the score
-    variance (``judges_skill.variance_parts``)."""
+    variance (``claims.skill_leader.variance_parts``)."""
     rows = []
     for e in cat.entries:
         if e.seating is None or len(e.parts) < 2 or \
-                frozenset(count_of(e)) in JS.PLACEMENT:
+                frozenset(count_of(e)) in PLACEMENT:
             continue
-        for comp, est in JS.variance_parts(cat, e).items():
-            rows.append(_row(est, table=f"{scope_of(e)}, {JS._line_up(e)}",
+        for comp, est in variance_parts(cat, e).items():
+            rows.append(_row(est, table=f"{scope_of(e)}, {line_up(e)}",
                              component=comp))
     return rows
 
@@ -137,11 +146,11 @@ def basher(cat: Catalog) -> list[dict]:
     """Per pair of tables with and without the saboteur: each strategy's win share per seat
     with, without, and the paired change."""
     rows = []
-    for b, a, common in JS.basher_pairs(cat, cat.entries):
-        j, est, own = JS._changes(cat, b, a, common)
+    for b, a, common in basher_pairs(cat, cat.entries):
+        j, est, own = basher_changes(cat, b, a, common)
         cb, ca = count_of(b), count_of(a)
-        pair = JS._pair_scope(b, a)
-        rows.append(_row(own, pair=pair, strategy=JS.BASHER, metric="with"))
+        pair = pair_scope(b, a)
+        rows.append(_row(own, pair=pair, strategy=BASHER, metric="with"))
         for t in common:
             rows.append(_row(combo(j, [(col(j, f"share_{t}", 0), 1 / cb[t])], 0, 1),
                              pair=pair, strategy=t, metric="with"))
@@ -152,8 +161,8 @@ def basher(cat: Catalog) -> list[dict]:
 
 
 def tables(cat: Catalog, claims: dict) -> list[Exhibit]:
-    """The exhibits of the claims a study names (none for the first claims: their charts are
-    the report's own)."""
+    """The exhibits of the claims a study names (the seats' win shares have the report's own
+    charts)."""
     named = set(claims or {})
     out = []
 

@@ -35,7 +35,7 @@ The sets (per game; with 2 players each player is the sum of two seats, as every
 * ``variance``: per player the score ``a_p``, its square ``e_p`` (means over the index's
   rotations), the square of the mean ``a2_p`` (taken after the rotations are averaged) and per
   strategy the mean score ``b_<name>``: the moments of a variance decomposition
-  (``experiments.judges_skill``, K2).
+  (``experiments.claims.skill_leader``, K2).
 
 Everything a judge reads is a smooth function of the means of these per-index values:
 ``combo`` (a linear combination, e.g. a paired difference averaged over seats), ``cross``

@@ -46,7 +46,7 @@ from .claims import win_share_params
 from .decisions import SETTLED
 from .inference import ALPHA, T_OPT_FACTOR, Look
 from .runs import LOOKS, RunFolder
-from .units import Catalog
+from .catalog import Catalog
 from .verdicts import error_rates, judge, stated_claims
 
 FORMAT = "survive-sim-looks/1"

@@ -6,7 +6,7 @@ columns of ``COLUMNS``. A verdict is ``supported``, ``negligible``, ``refuted`` 
 ``inconclusive`` (``experiments.decisions``), never typed in. A run played by several styles
 (a strategy axis) is judged once per style on that style's settings alone, so every
 comparison stays within one style; a mixed line-up's rotations are pooled first and judged as
-one style (``experiments.units``; ``Entry.style`` names the style).
+one style (``experiments.catalog``; ``Entry.style`` names the style).
 
 Looks. ``history`` holds the rows of the run's earlier looks (``experiments.looks``): a row
 settled at an earlier look keeps that verdict (``settled_at`` says at how many games), so a
@@ -28,12 +28,10 @@ import pandas as pd
 
 import experiments.decisions as D
 
-from .claims import CLAIMS
+from .claims import CLAIMS, Found
 from .inference import ALPHA, FIXED, Look
-from .judges import Found
-from .judging import BRINGS, JUDGES, PER_STYLE
 from .rotations import rotated_label
-from .units import Catalog, from_frame
+from .catalog import Catalog, from_frame
 
 COLUMNS = ("claim", "play", "scope", "verdict", "measure", "effect", "low", "high", "n",
            "tolerance", "fair_within", "p_value", "interval", "looks", "settled_at",
@@ -90,7 +88,7 @@ def _tolerance(cid: str, params: dict) -> str:
 def _row(cid: str, style: str, f: Found, params: dict, look: Look) -> dict:
     c, d = CLAIMS[cid], f.decision
     return {"claim": cid, "play": style, "scope": f.scope, "verdict": d.verdict,
-            "measure": c.measure, "effect": d.effect, "low": d.low, "high": d.high, "n": d.n,
+            "measure": c.measures, "effect": d.effect, "low": d.low, "high": d.high, "n": d.n,
             "tolerance": _tolerance(cid, params), "fair_within": d.within,
             "p_value": d.p_value, "interval": f"95% {look.kind}", "looks": look.number,
             "settled_at": d.n if d.verdict in D.SETTLED else None,
@@ -102,7 +100,7 @@ def _row(cid: str, style: str, f: Found, params: dict, look: Look) -> dict:
 def _none_row(cid: str, style: str, params: dict, look: Look, why: str) -> dict:
     c = CLAIMS[cid]
     return {"claim": cid, "play": style, "scope": why, "verdict": D.INCONCLUSIVE,
-            "measure": c.measure, "effect": math.nan, "low": math.nan, "high": math.nan, "n": 0,
+            "measure": c.measures, "effect": math.nan, "low": math.nan, "high": math.nan, "n": 0,
             "tolerance": _tolerance(cid, params), "fair_within": math.nan, "p_value": math.nan,
             "interval": f"95% {look.kind}", "looks": look.number, "settled_at": None,
             "games_needed": None, "to_settle": None, "detail": "", "test": "none",
@@ -118,7 +116,7 @@ def _claims(claims: dict) -> list[tuple[str, dict]]:
     out = []
     for cid, given in claims.items():
         out.append((cid, {**CLAIMS[cid].defaults(), **given}))
-        for extra in BRINGS.get(cid, ()):
+        for extra in CLAIMS[cid].brings:
             if extra not in claims:
                 out.append((extra, {**CLAIMS[extra].defaults(), **claims.get(extra, {})}))
     return out
@@ -140,19 +138,17 @@ def judge(cat: Catalog, claims: dict, look: Look = FIXED, history: dict | None =
     rows, adjusted, missing = [], {}, {}
     for style, entries in styles.items():
         for cid, params in _claims(claims):
-            found = JUDGES[cid](cat, entries, params, ALPHA, look)
-            if not found and cid in PER_STYLE:
+            claim = CLAIMS[cid]
+            found = claim.judge(cat, entries, params, ALPHA, look)
+            if not found and claim.per_style:
                 missing.setdefault(cid, (style, params))
                 continue
             if not found:
-                why = NONE
-                if cid == "N3" and cat.find(entries, players=4):
-                    why = ("not judged: the mix of strategies at the table changes with the "
-                           "player count, so 4 players is not like with like")
-                rows.append(_none_row(cid, style, params, look, why))
+                why = claim.why_none(cat, entries) if claim.why_none else None
+                rows.append(_none_row(cid, style, params, look, why or NONE))
                 continue
             if k > 1 and style in across:
-                for f in JUDGES[cid](cat, entries, params, ALPHA / k, look):
+                for f in claim.judge(cat, entries, params, ALPHA / k, look):
                     adjusted[(cid, style, f.scope)] = f.decision.verdict
             rows += [_row(cid, style, f, params, look) for f in found]
     judged = {r["claim"] for r in rows}
@@ -181,7 +177,7 @@ def judge(cat: Catalog, claims: dict, look: Look = FIXED, history: dict | None =
     summary = {}
     for (cid, scope), g in out[part_of].groupby(["claim", "scope"], sort=False):
         summary[(cid, scope)] = (ladder_summary(list(g["verdict"]), list(g["adjusted"]))
-                                 if k > 1 and (len(g) > 1 or cid not in PER_STYLE)
+                                 if k > 1 and (len(g) > 1 or not CLAIMS[cid].per_style)
                                  else "one bot style only")
     out["across_ladder"] = [summary.get((c, s), "") for c, s in zip(out["claim"], out["scope"])]
     out["wrong_at_most"] = error_rates(out, ALPHA / 2 if look.number == 1 else ALPHA)

@@ -409,7 +409,7 @@ def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, 
         tests = v.groupby("claim", sort=False)["test"].first()
         sections.append(page.Section("The claims", [
             f"**{c}** ({SOURCES[CLAIMS[c].source]}): {CLAIMS[c].said} **Question:** "
-            f"{CLAIMS[c].question} **Measure:** {CLAIMS[c].measure}. **Test:** {tests[c]}. "
+            f"{CLAIMS[c].question} **Measure:** {CLAIMS[c].measures}. **Test:** {tests[c]}. "
             f"**Rule:** {CLAIMS[c].rule}. **Multiplicity:** {CLAIMS[c].family}."
             for c in dict.fromkeys(v["claim"])]))
     claims_section, claim_jobs = exhibits_.section(exhibit_tables(result.catalog, claims)

@@ -1,5 +1,6 @@
-"""The calibration suite (experiments.calibration): the verdict code itself, run on synthetic
-per-game data whose truth is known, wrong no more often than its stated error rates -- at one
+"""The calibration of the seat claims (S1, S3, S1b, S1c: experiments.calibration, with the
+cases of experiments.calibration_cases): the verdict code itself, run on synthetic per-game
+data whose truth is known, wrong no more often than its stated error rates -- at one
 look, when a run is extended and judged again (by fixed steps or following its own advice), and
 until settled -- with 80% power at the games it advises. Every counterexample known to have
 broken a verdict rule (at an edge, just past a tolerance) is a test here or in
@@ -8,8 +9,8 @@ tests/test_claims.py.
 A short version for CI: a first look of 1,000 games at a tolerance of 6 points (what matters is
 the tolerance over the standard error, so this is a 4,000-game run at 3 points, or a 36,000-game
 run at 1 point) and a few hundred replications; the assertions allow three Monte Carlo standard
-errors. The long version (``python -m experiments.calibration``) and its table are in
-docs/calibration.md. No engine."""
+errors. The long version (``python -m experiments.calibration_cases --claims S1,S3,S1b,S1c
+--looks``) and its table are in docs/calibration.md. No engine."""
 from __future__ import annotations
 
 import math
@@ -18,13 +19,15 @@ import numpy as np
 import pytest
 
 from experiments import calibration as C
+from experiments import calibration_cases as CC
 from experiments.inference import ALPHA
 
 pytestmark = [pytest.mark.engine_free, pytest.mark.slow]
 
-N1, TOL = 1000, 0.06
+N1, SCALE = 1000, 6.0
+TOL = CC.SEAT_TOLERANCE * SCALE                 # 0.06
 LOOKS = [N1, 2 * N1, 4 * N1, 8 * N1]
-SC = {s.name: s for s in C.scenarios(TOL)}
+SC = {s.name: s for s in CC.scenarios(SCALE, CC.SEATS)}
 
 
 def slack(p: float, reps: int) -> float:
@@ -111,7 +114,7 @@ def test_a_null_across_styles_rarely_holds_for_some_style():
     """Review item 5: 'holds for some bot styles' is a union over the styles, so each style is
     re-judged at alpha / k: with three styles all at the tolerance's edge, 'holds for some'
     or 'for every' style comes out no more often than alpha."""
-    from experiments.units import from_data
+    from experiments.catalog import from_data
     from experiments.verdicts import judge
     rng = np.random.default_rng(7)
     reps, hits = 200, 0
@@ -127,7 +130,8 @@ def test_a_null_across_styles_rarely_holds_for_some_style():
 
 def test_the_long_version_writes_its_tables(tmp_path):
     out = tmp_path / "calibration.md"
-    C.main(["--reps", "2", "--games", "400", "--tolerance", "0.1", "--out", str(out)])
+    CC.main(["--claims", ",".join(CC.SEATS), "--looks", "--reps", "2", "--games", "400",
+             "--scale", "10", "--out", str(out)])
     text = out.read_text()
     assert text.count("| S1b balanced |") == 4 and "advised games" in text
     assert "| S1 slope at 1.2 x the tolerance |" in text and "the other side" in text

@@ -1,4 +1,4 @@
-"""The calibration of the later claims' decision rules (experiments.calibration_claims): each
+"""The calibration of the other claims' decision rules (experiments.calibration_cases): each
 rule -- a contrast of k settings averaged over seats (B2), a Fieller ratio (B2r), a
 delta-method slope (S2v), a variance decomposition's share (K2), two directions at once (N4),
 two margins at once (E1), "some part changes" (L1) -- run by the verdict code itself on
@@ -13,16 +13,16 @@ import math
 import numpy as np
 import pytest
 
-from experiments import calibration_claims as CC
+from experiments import calibration_cases as CC
 from experiments.calibration import run
+from experiments.claims.skill_leader import variance_parts
 from experiments.inference import ALPHA
-from experiments.judges_skill import variance_parts
-from experiments.units import from_data
+from experiments.catalog import from_data
 
 pytestmark = [pytest.mark.engine_free, pytest.mark.slow]
 
 N1, SCALE = 1000, 3.0
-SC = {s.name: s for s in CC.scenarios(SCALE)}
+SC = {s.name: s for s in CC.scenarios(SCALE, [c for c in CC.CASES if c not in CC.SEATS])}
 EDGE = [name for name, s in SC.items() if not s.right]
 NEAR = [name for name, s in SC.items() if s.right and (" 1.2 " in name or " 1.5 " in name
                                                         or "1.2 x" in name or "1.5 x" in name)]
@@ -76,7 +76,8 @@ def test_the_variance_decomposition_is_unbiased():
 
 
 def test_the_long_version_prints_its_table(capsys):
-    CC.main(["--reps", "2", "--games", "300", "--scale", "3"])
+    CC.main(["--claims", "B2,B2r,S2v,K2,N4,E1,L1,N1", "--reps", "2", "--games", "300",
+             "--scale", "3"])
     out = capsys.readouterr().out
     assert out.count("| B2 ") >= 3 and "| L1 careful moves exactly the tolerance |" in out
     assert "the other side" in out and "| N1 4 players better by 1.2 x the tolerances |" in out

@@ -1,4 +1,4 @@
-"""Claims and verdicts (experiments.claims, judges, verdicts): each verdict follows its stated
+"""Claims and verdicts (experiments.claims, verdicts): each verdict follows its stated
 rule, flips when the data are built to flip it, a claim of balance is supported only by an
 equivalence test, a real but negligible effect is not "supported", and every counterexample
 known to have broken a verdict rule comes out right.
@@ -17,7 +17,7 @@ from support.run_table import load_run
 from experiments import calibration as C
 from experiments import claims, spec, sweep
 from experiments import decisions as D
-from experiments.units import from_data
+from experiments.catalog import from_data
 from experiments.verdicts import judge, ladder_summary, verdicts
 
 GRID = {"players": [4, 5], "boats": ["rules", "flat"], "tiebreak": ["chain", "shared"],
@@ -264,7 +264,7 @@ def test_study_files_name_known_claims_with_valid_parameters():
 
 
 def test_the_slope_is_the_least_squares_slope_of_the_seat_shares():
-    from experiments.units import slope
+    from experiments.features import seat_slope as slope
     shares = np.array([[1, 0, 0, 0], [0, 0, 0, 1], [0.5, 0.5, 0, 0]], float)
     want = np.polyfit(np.arange(1, 5), shares.mean(axis=0), 1)[0]
     assert slope(shares).mean() == pytest.approx(want)
@@ -274,8 +274,8 @@ def test_the_spread_takes_the_sampling_noise_off():
     """A balanced table's raw sum of squared distances from 1/N is sampling noise; the spread
     subtracts it, so it is about 0 at any n (its mean over replications is 0 to within its
     own error), and a planted spread is recovered."""
-    from experiments.judges import rms
-    from experiments.units import spreads
+    from experiments.claims.shared import rms
+    from experiments.catalog import spreads
 
     def spread(d):
         cat = from_data([d])
@@ -404,7 +404,7 @@ def test_an_experiment_file_rotates_a_line_up_round_the_table():
 
 def test_the_claims_registry_states_every_rule_and_family():
     for c in claims.CLAIMS.values():
-        assert c.rule and c.family and c.measure and c.question
+        assert c.rule and c.family and c.measures and c.question
         for name, p in c.params.items():
             assert p.problem(p.default) is None, (c.id, name)
 

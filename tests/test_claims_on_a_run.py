@@ -19,7 +19,7 @@ from support.run_table import load_run
 from experiments import analysis, features, spec, sweep
 from experiments.games import prepare_all
 from experiments.looks import judge_run
-from experiments.units import from_frame
+from experiments.catalog import from_frame
 from experiments.verdicts import verdicts
 
 pytestmark = pytest.mark.slow      # whole runs and games: docs/performance.md, "Test suite"

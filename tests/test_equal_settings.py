@@ -1,6 +1,6 @@
 """The A/A check on the engine: two settings that differ only in their name or their seed
 stream, and a setting against itself through a resume, are judged equal by the balance rule
-(``judges.equal_settings``), never different; over many A/A pairs the false-difference rate is
+(``claims.shared.equal_settings``), never different; over many A/A pairs the false-difference rate is
 at most alpha."""
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ import pandas as pd
 import pytest
 from support.run_table import load_run
 
-from experiments import judges, spec, sweep
+from experiments import spec, sweep
+from experiments.claims.shared import equal_settings
 from experiments.inference import ALPHA, interval, mean_of
 from experiments.games import prepare
-from experiments.units import from_frame
+from experiments.catalog import from_frame
 from play.settings import Settings
 from play.simulate import simulate
 
@@ -28,7 +29,7 @@ def _labelled(df: pd.DataFrame, label: str) -> pd.DataFrame:
 def _pair(a: pd.DataFrame, b: pd.DataFrame, tol: float):
     cat = from_frame(pd.concat([_labelled(a, "A"), _labelled(b, "B")], ignore_index=True))
     ea, eb = cat.entries
-    return judges.equal_settings(cat, ea, eb, tol).decision
+    return equal_settings(cat, ea, eb, tol).decision
 
 
 def test_two_names_of_one_setting_are_equal():
