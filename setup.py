@@ -1,5 +1,5 @@
 """The build step that records the git commit in the package (``experiments/_build.json``), so
-that an installed copy can say which commit it was built from (``experiments.provenance``).
+that an installed copy can say which commit it was built from (``experiments.store.provenance``).
 Everything else about the package is in pyproject.toml."""
 import importlib.util
 from pathlib import Path
@@ -12,10 +12,10 @@ ROOT = Path(__file__).resolve().parent
 
 
 def _provenance():
-    """``experiments/provenance.py`` loaded by its path: the package's dependencies may not be
+    """``experiments/store/provenance.py`` loaded by its path: the package's dependencies may not be
     installed yet, and the package itself must not be imported by its own build."""
     spec = importlib.util.spec_from_file_location("_survive_sim_provenance",
-                                                  ROOT / "experiments" / "provenance.py")
+                                                  ROOT / "experiments" / "store" / "provenance.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -15,7 +15,7 @@ held-out indices that the search never saw, paired game by game, and the tuned o
 and its paired difference to the start are reported with 95% intervals.
 
 Games are played and counted ``CHUNK`` indices at a time, as whole numbers of 60ths of a win
-summed exactly (``experiments.moments.Sums``): memory does not grow with ``games`` or
+summed exactly (``experiments.tables.moments.Sums``): memory does not grow with ``games`` or
 ``holdout``, and the result does not depend on the chunking. With a ``TuneState`` (the
 command's ``--out``) every generation and every hold-out chunk is saved as it ends, and a run
 stopped in any way goes on from there with the uninterrupted run's result: the saved
@@ -44,10 +44,10 @@ from simulator.scoring import decide
 from strategies.plugins import source_hash
 from strategies.registry import StrategyError, canonical, parse_spec
 
-from .moments import Sums
-from .state_files import StateError, StateLock, read_json, write_json
-from .stats import paired_from
-from .watch import watching
+from .store.state_files import StateError, StateLock, read_json, write_json
+from .store.watch import watching
+from .tables.moments import Sums
+from .tables.stats import paired_from
 
 INDEX_MAX = 2**63 - 1
 HOLDOUT = 1 << 40          # held-out game indices start here; the search uses 0, 1, 2, ...
@@ -217,7 +217,7 @@ def measure(t: Tuning, spec: str, first: int, count: int, threads=None,
 
 def share_sums(t: Tuning, spec: str, first: int, count: int, threads=None,
                played: Callable[[int], None] | None = None):
-    """``experiments.moments.Sums`` of the per-index win shares (exact fractions), played
+    """``experiments.tables.moments.Sums`` of the per-index win shares (exact fractions), played
     ``CHUNK`` indices at a time."""
     sums = Sums()
     for at, n in _chunks(first, count):
@@ -410,7 +410,7 @@ def _state_file(name: str) -> bool:
 def tune(t: Tuning, threads=None, progress: Callable[[int], None] | None = None,
          watch=None, state: TuneState | None = None) -> TuneResult:
     """Search, then measure the best and the start on the held-out indices. ``progress(n)``
-    gets the games just played; ``watch`` (``experiments.watch``) the phases: the search (its
+    gets the games just played; ``watch`` (``experiments.store.watch``) the phases: the search (its
     games; renamed per generation) and the hold-out. With ``state`` (entered) each generation
     and each hold-out chunk is saved as it ends, and what an interrupted run saved there is
     replayed instead of played: the result equals an uninterrupted run's."""

@@ -1,4 +1,4 @@
-"""The section of a report that shows the later claims' numbers (``experiments.exhibits``):
+"""The section of a report that shows the later claims' numbers (``experiments.verdicts.exhibits``):
 one table per exhibit, formatted for reading (every value with its 95% interval and n; the CSV
 keeps the numbers), and its chart where it has one. Nothing is computed here but the text."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 
-from experiments.exhibits import Exhibit
+from experiments.verdicts.exhibits import Exhibit
 from reports import page
 from reports.render import Chart
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from experiments.claims import CLAIMS
+from experiments.verdicts.claims import CLAIMS
 
 SHORT = {          # each claim as a reader would ask it
     "S1": "Is seat order an advantage under flat boats",

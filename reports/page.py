@@ -43,8 +43,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments import atomic, outputs
-from experiments.runs import tag_alive, writer_tag
+from experiments.store import atomic, outputs
+from experiments.store.runs import tag_alive, writer_tag
 from reports.page_content import (
     NAME_RE,
     Figure,
@@ -183,7 +183,7 @@ def tidy_after_kill(out_dir: str | os.PathLike) -> None:
 def check_target(out_dir: str | os.PathLike) -> tuple[Path, bool]:
     """``(absolute out_dir, whether it holds a report to replace)``, or ``ValueError`` (one
     line) when a report cannot go there: no folder name, a missing or unwritable parent, or
-    an existing folder that is not a report (``experiments.outputs.check_folder_target``;
+    an existing folder that is not a report (``experiments.store.outputs.check_folder_target``;
     standard library only, so a command may call it at once). Callers check before computing
     anything."""
     return outputs.check_folder_target(out_dir, MARKER, FAMILY, "report")

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from experiments.decisions import VERDICTS
+from experiments.verdicts.decisions import VERDICTS
 
 EMPTY = "–"                                # a missing value on the page
 

@@ -6,7 +6,7 @@ chart function of ``reports.charts``, its arguments, the file's name and caption
 Drawing and saving a chart is matplotlib's work in Python (about a second for the report's
 charts, most of it laying out and rendering the two files), and every chart is independent: so
 with more than a few charts they are drawn by the command's worker processes
-(``experiments.workers``), each sent the run's sums once. The files are the same either way
+(``experiments.store.workers``), each sent the run's sums once. The files are the same either way
 (the SVG's ids are salted by the chart's name).
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-from experiments.workers import Pool, share, shared
+from experiments.store.workers import Pool, share, shared
 from reports import charts, page
 
 PNG_DPI = 150

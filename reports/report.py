@@ -1,9 +1,9 @@
 """A run folder -> its report: statistics, verdicts, charts and one page (``survive-sim report``).
 
-The run is read once, chunk by chunk, by ``experiments.analysis`` (its memory does not grow
-with the games): the tidy statistics (``experiments.stats``), the verdicts of the claims the
-study names (``experiments.verdicts``) and every chart's numbers come from those sums. Here the
-report only decides what to show: which charts (``reports.sections``; drawn on every core by
+The run is read once, chunk by chunk, by ``experiments.verdicts.analysis`` (its memory does not grow
+with the games): the tidy statistics (``experiments.tables.stats``), the verdicts of the claims the
+study names (``experiments.verdicts.table``) and every chart's numbers come from those sums. Here
+the report only decides what to show: which charts (``reports.sections``; drawn on every core by
 ``reports.render``), the summary in words (``reports.headline``), the tables, and the page
 (``reports.page``, written atomically). Which charts appear depends on what the run holds:
 seat balance for every group of settings that differ only in the player count and the boats;
@@ -22,18 +22,18 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments import outputs
-from experiments.analysis import analyse
-from experiments.claims import CLAIMS, UNITS
-from experiments.exhibits import tables as exhibit_tables
-from experiments.looks import judge_run, sensitivity
-from experiments.provenance import commit_text
-from experiments.rotations import pooled_label, rotation_of, rotations
-from experiments.runs import RunError, RunFolder
-from experiments.runs import versions as run_versions
-from experiments.verdicts import LADDER_RULE, expected_false, public
-from experiments.watch import watching
-from experiments.workers import Pool, cores
+from experiments.store import outputs
+from experiments.verdicts.analysis import analyse
+from experiments.verdicts.claims import CLAIMS, UNITS
+from experiments.verdicts.exhibits import tables as exhibit_tables
+from experiments.verdicts.looks import judge_run, sensitivity
+from experiments.store.provenance import commit_text
+from experiments.tables.rotations import pooled_label, rotation_of, rotations
+from experiments.store.runs import RunError, RunFolder
+from experiments.store.runs import versions as run_versions
+from experiments.verdicts.table import LADDER_RULE, expected_false, public
+from experiments.store.watch import watching
+from experiments.store.workers import Pool, cores
 from play.settings import Settings, SettingsError
 from replays.draw.scene import scene
 from replays.draw.style import SEAT_NAMES
@@ -201,8 +201,8 @@ SAMPLE_GAME = 0                      # the game of each setting the report shows
 
 def _sample_key(settings: dict) -> str:
     """Settings that differ only in the tie-break play byte-identical games
-    (``experiments.spec.Point.game_key``), and the rotations of a mixed table are pooled into
-    one setting (``experiments.rotations``): one sample game serves each such group."""
+    (``experiments.sweeps.spec.Point.game_key``), and the rotations of a mixed table are pooled into
+    one setting (``experiments.tables.rotations``): one sample game serves each such group."""
     d = {k: v for k, v in settings.items() if k != "tiebreak"}
     names = tuple(d.pop("strategies", ()))
     rotated = rotation_of(names)
@@ -213,7 +213,7 @@ def _sample_key(settings: dict) -> str:
 def _shown_names(points: list[dict]) -> dict[str, str]:
     """Each setting's name as the report shows it: a complete set of rotations of one mixed
     table is one setting, ``<rotation 0's label> (all k rotations)``
-    (``experiments.rotations.pool_table``)."""
+    (``experiments.tables.rotations.pool_table``)."""
     sets: dict[tuple, dict[int, str]] = {}
     for p in points:
         rot = rotation_of(tuple(p["settings"]["strategies"]))
@@ -345,15 +345,15 @@ def check_apart(run, out) -> None:
 def build_report(run, out, log=None, games: int | None = None, *, scheduler=None,
                  workers: int | None = None, watch=None) -> Result:
     """Write the report of the run folder ``run`` into ``out`` (atomically: a temporary folder
-    renamed into place). The run is read once, chunk by chunk (``experiments.analysis``:
+    renamed into place). The run is read once, chunk by chunk (``experiments.verdicts.analysis``:
     memory does not grow with the games; ``scheduler``/``workers`` as there), for the
     statistics, the charts and the verdicts; the run is read, the charts drawn and the sample
-    games replayed by ``workers`` processes (``experiments.workers``; default one per core).
+    games replayed by ``workers`` processes (``experiments.store.workers``; default one per core).
     ``games``: only the first ``games`` games of each setting. ``watch``
-    (``experiments.watch``) sees each phase and its progress; ``log`` gets a line as each
+    (``experiments.store.watch``) sees each phase and its progress; ``log`` gets a line as each
     ends. ``RunError`` / ``ValueError`` (one line) for a folder that is not a run, an empty
     run, or an output that cannot be written -- or that another process is writing (its lock,
-    ``experiments.outputs.folder_lock``, taken before any work and held to the end)."""
+    ``experiments.store.outputs.folder_lock``, taken before any work and held to the end)."""
     t0 = time.perf_counter()
     check_apart(run, out)
     page.check_target(out)                      # before any work: where the page goes

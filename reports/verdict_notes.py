@@ -11,8 +11,8 @@ import math
 
 import pandas as pd
 
-from experiments.claims import CLAIMS, UNITS
-from experiments.verdicts import expected_false
+from experiments.verdicts.claims import CLAIMS, UNITS
+from experiments.verdicts.table import expected_false
 
 
 def _scaled(cid: str) -> tuple[float, str]:

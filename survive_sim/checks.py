@@ -11,7 +11,7 @@ that carry one).
 The limits are the engine's and the CLI's: seeds and game indices are int64
 (``INDEX_MAX``), so ``first + games - 1`` must fit; counts are whole numbers >= 1; thread and
 worker counts >= 1 (None: the default); numbers finite. An output file's folder must exist
-(as for every command's output file: ``experiments.outputs.unwritable``), and so must the
+(as for every command's output file: ``experiments.store.outputs.unwritable``), and so must the
 parent of an output folder: nothing is made at a mistyped path unless ``parents=True`` says
 so. The CLI calls the same functions where it makes the same check, so the words are one.
 
@@ -175,12 +175,12 @@ def callback(value, name: str, *, error: type = ArgumentError) -> Callable | Non
 
 
 def watch(value, name: str = "watch", *, error: type = ArgumentError):
-    """None, or what ``experiments.watch`` reports to: ``begin(phase, total, done, unit)`` and
+    """None, or what ``experiments.store.watch`` reports to: ``begin(phase, total, done, unit)`` and
     ``update(n)``."""
     if value is not None and not all(callable(getattr(value, m, None))
                                      for m in ("begin", "update")):
         fail(f"{name} must have begin(phase, total, done, unit) and update(n) "
-             f"(experiments.watch; the CLI passes its progress bar), or be None, got "
+             f"(experiments.store.watch; the CLI passes its progress bar), or be None, got "
              f"{value!r}", name, error)
     return value
 
@@ -266,10 +266,11 @@ def output_file(value, name: str = "out", *, extensions: tuple[str, ...] | None 
                 inputs: dict | None = None, error: type = ArgumentError) -> str:
     """A file to write, checked as every command checks its output files (cli/files.py): one
     of ``extensions``, not one of the ``inputs`` (name -> path), not a file survive-sim did not
-    write (``experiments.outputs.replaceable``), in a folder that exists and accepts a file."""
-    # start-up time: the CLI's options import this module (experiments.outputs is light, but
+    write (``experiments.store.outputs.replaceable``), in a folder that exists and accepts a
+    file."""
+    # start-up time: the CLI's options import this module (experiments.store.outputs is light, but
     # the CLI answers --help before any of it)
-    from experiments.outputs import not_ours_message, replaceable, unwritable
+    from experiments.store.outputs import not_ours_message, replaceable, unwritable
     out = path(value, name, error=error)
     if extensions is not None:
         problem = extension_problem(out, extensions)
@@ -396,7 +397,7 @@ def settling_problem(study: str, claims, games: int | None, max_games: int | Non
     """``(message, option)`` when a study's settling options do not go together, else None:
     ``max_games`` without ``until_settled``, nothing to settle, a first round (``games``)
     above the cap, or a cap that a run folder of ``settings`` settings cannot hold in chunks
-    of ``chunk`` (``experiments.spec.chunk_files_problem``). ``options`` spells the names
+    of ``chunk`` (``experiments.sweeps.spec.chunk_files_problem``). ``options`` spells the names
     (the CLI's ``--games`` ...; the API's by default)."""
     o = {"games": "games", "max_games": "max_games", "until_settled": "until_settled=True",
          **(options or {})}
@@ -411,7 +412,7 @@ def settling_problem(study: str, claims, games: int | None, max_games: int | Non
                 f"{max_games:,}", o["games"])
     if max_games is not None:
         # start-up time: the CLI's options import this module (the spec pulls in numpy)
-        from experiments.spec import chunk_files_problem
+        from experiments.sweeps.spec import chunk_files_problem
         problem = chunk_files_problem(max_games, chunk, settings)
         if problem:
             return f"{o['max_games']}: {problem}", o["max_games"]

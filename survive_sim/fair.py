@@ -15,7 +15,7 @@ import pandas as pd
 from experiments import fairest as F
 from experiments.fairest.folder import SearchError
 from experiments.fairest.plan import describe
-from experiments.spec import SpecError
+from experiments.sweeps.spec import SpecError
 from reports import fairest as page
 
 from . import checks
@@ -105,7 +105,7 @@ def fairest(source: str | os.PathLike | dict | F.FairSpec | None = None,
     best few confirmed on fresh games against ``1/N +- tolerance`` (docs/fairest.md).
     Resumable: the same call after an interruption plays only what is missing; a folder of
     another search or engine is refused (``SearchError``) unless ``force_new``. ``watch``
-    (``experiments.watch``) sees the rounds; ``started(spec)`` runs before the first game
+    (``experiments.store.watch``) sees the rounds; ``started(spec)`` runs before the first game
     (the CLI loads the engine there). Writes ``fairest.csv``, ``confirmation.csv`` and
     ``conclusions.csv``; call ``.report()`` for the page. ``out``'s parent must exist
     (``parents=True``: missing parents are made, as the default ``studies/NAME`` is)."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 
-from experiments.atomic import write_bytes, write_text
-from experiments.outputs import sign_png, sign_svg
+from experiments.store.atomic import write_bytes, write_text
+from experiments.store.outputs import sign_png, sign_svg
 from replays.draw.logfile import LogError, check_log, drawing
 from replays.draw.logfile import read_log as _read_log
 from replays.draw.raster import png

@@ -2,7 +2,7 @@
 tuning of their parameters (``survive-sim strategies``, ``strategies --check``, ``tournament``,
 ``tune``). Part of the Python API (``survive_sim.api``, docs/python.md).
 
-``tournament`` and ``tune`` take a ``watch`` (``experiments.watch``: the CLI's progress bar)
+``tournament`` and ``tune`` take a ``watch`` (``experiments.store.watch``: the CLI's progress bar)
 and a ``started`` hook, called with the validated input just before the first game (the CLI
 loads or compiles the engine there, under its bar). With ``out`` both are resumable, and both
 return what ``out`` already holds, complete, without playing (``played`` False).
@@ -19,9 +19,9 @@ import pandas as pd
 
 from experiments import tournament as T     # module attributes: the fuzz harness patches play
 from experiments import tune as TU          # ... and tune
-from experiments.atomic import write_text
-from experiments.outputs import unwritable
-from experiments.watch import watching
+from experiments.store.atomic import write_text
+from experiments.store.outputs import unwritable
+from experiments.store.watch import watching
 from play import contract
 from strategies.plugins import load_plugin, load_plugins
 from strategies.registry import StrategyError, all_strategies, split_specs
@@ -107,7 +107,7 @@ def tournament(strategies: str | Sequence[str], games: int, *, players: int = 4,
     ``.head_to_head``, ``.statement()``, ``.games_played``; ``.played`` False). ``force``
     replaces an earlier tournament's folder, or discards another tournament's saved batches.
 
-    ``watch`` (``experiments.watch``) sees the phases; ``started(tournament)`` is called with
+    ``watch`` (``experiments.store.watch``) sees the phases; ``started(tournament)`` is called with
     the validated ``Tournament`` just before the first game (not when nothing is played).
     Bad input, before anything is written or played, raises ``TournamentError`` (``.param``:
     the CLI's option) or ``SettingsError``: ``--plugin`` files inside ``out``, unknown or
@@ -179,7 +179,7 @@ def tune(strategy: str, against: str | Sequence[str], budget: int, *, players: i
     nothing is played: the result read back from it is returned (``.played`` False). ``out``
     replaces only an earlier tune result.
 
-    ``watch`` (``experiments.watch``) sees the phases; ``started(tuning, state)`` is called
+    ``watch`` (``experiments.store.watch``) sees the phases; ``started(tuning, state)`` is called
     with the validated ``Tuning`` and the entered ``TuneState`` (None without ``out``; its
     ``generations`` are those an interrupted run saved) just before the first game. Bad input
     raises ``TuneError`` (``.param``: the CLI's option) before anything is written: as the

@@ -13,14 +13,14 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 
-from experiments import spec as specs
-from experiments.claims import check_claims
-from experiments.analysis import Analysis, analyse
-from experiments.looks import judge_run
-from experiments.outputs import unwritable_folder
-from experiments.runs import MANIFEST, RunError, RunFolder, finished_chunks
-from experiments.settle import Rounds, play_until_settled, sizes
-from experiments.sweep import Outcome, run_sweep
+from experiments.sweeps import spec as specs
+from experiments.verdicts.claims import check_claims
+from experiments.verdicts.analysis import Analysis, analyse
+from experiments.verdicts.looks import judge_run
+from experiments.store.outputs import unwritable_folder
+from experiments.store.runs import MANIFEST, RunError, RunFolder, finished_chunks
+from experiments.sweeps.settle import Rounds, play_until_settled, sizes
+from experiments.sweeps.sweep import Outcome, run_sweep
 from reports import charts
 from reports.report import Result, build_report
 
@@ -114,7 +114,7 @@ class Run:
         ``verdicts`` and the charts are computed from (``.tidy(precision)``; ``.account``:
         games present and asked per setting). ``charts=False`` reads only what the
         statistics need, each mixed-table rotation on its own; ``watch``
-        (``experiments.watch``) sees the chunks read."""
+        (``experiments.store.watch``) sees the chunks read."""
         games, charts = checks.optional_whole(games, "games"), checks.flag(charts, "charts")
         workers, watch = checks.threads(workers, "workers"), checks.watch(watch)
         if scheduler is not None:
@@ -169,7 +169,7 @@ class Run:
                log: Callable[[str], None] | None = None, watch=None) -> Result:
         """Write the report (index.html, index.md, figures/, tables/, verdicts.csv) into
         ``out`` (default: RUN-report beside RUN), as ``survive-sim report`` does. ``log`` gets
-        a line as each phase ends; ``watch`` (``experiments.watch``) sees the phases."""
+        a line as each phase ends; ``watch`` (``experiments.store.watch``) sees the phases."""
         games, workers = checks.optional_whole(games, "games"), checks.threads(workers, "workers")
         checks.callback(log, "log")
         checks.watch(watch)
@@ -207,7 +207,7 @@ def sweep(source: str | os.PathLike | dict | specs.Spec, out: str | os.PathLike,
     study name, a TOML file or a dict: ``spec``) and return the ``Run``. Resumable: the same
     call after an interruption plays only the missing chunks; a folder of another spec or
     engine is refused (``RunError``) unless ``force_new``. ``hooks``: ``watch``, ``started``,
-    ``setting_done``, ``stop`` and ``progress`` of ``experiments.sweep.run_sweep`` (the CLI's
+    ``setting_done``, ``stop`` and ``progress`` of ``experiments.sweeps.sweep.run_sweep`` (the CLI's
     progress bar and its Ctrl-C: ``stop()`` True leaves after the chunk in flight).
 
     ``out``'s parent folder must exist (``parents=True``: its missing parents are made, as

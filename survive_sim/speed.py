@@ -18,8 +18,8 @@ import numba
 import pandas as pd
 
 import play.simulate as PS          # module attributes: the fuzz harness patches run_records
-from experiments import overhead
-from experiments.spec import Spec, SpecError, chunk_files_problem
+from experiments.sweeps import overhead
+from experiments.sweeps.spec import Spec, SpecError, chunk_files_problem
 from play.settings import Settings, SettingsError, parse_player_counts
 
 from . import checks
@@ -185,7 +185,7 @@ def bench_sweep(source: str | os.PathLike | dict | Spec, *, games: int | None = 
                 report: Callable[[str], None] | None = None) -> dict:
     """What the sweep ``source`` (a ``Spec``, a study's name, an experiment file or a dict:
     ``spec``; ``games`` per setting) costs beyond its games, as ``survive-sim bench --sweep``
-    measures it (``experiments.overhead``): the raw engine on the same games, the threaded
+    measures it (``experiments.sweeps.overhead``): the raw engine on the same games, the threaded
     sweep into a fresh folder and, with ``workers``, a Dask LocalCluster of that many
     processes, interleaved ``repeat`` times. Returns ``times`` (seconds of each run, per way),
     ``sweep_over_raw`` and, with workers, ``dask_over_sweep`` (each: the ratio of the best

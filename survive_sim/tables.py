@@ -8,8 +8,8 @@ import os
 
 import pandas as pd
 
-from experiments.summary import check_values, summary_table
-from experiments.tables import check_duplicates, check_table, setting_groups, table_header
+from experiments.tables.summary import check_values, summary_table
+from experiments.tables.results import check_duplicates, check_table, setting_groups, table_header
 
 from . import checks
 

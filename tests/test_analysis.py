@@ -1,5 +1,5 @@
-"""experiments.analysis: a run read chunk by chunk gives the numbers the whole run in memory
-gives -- the tidy statistics, every chart's table and the verdicts -- whatever the chunking,
+"""experiments.verdicts.analysis: a run read chunk by chunk gives the numbers the whole run in
+memory gives -- the tidy statistics, every chart's table and the verdicts -- whatever the chunking,
 in one process, in several, or on a Dask cluster."""
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments import analysis, spec, sweep
-from experiments.looks import judge_run
-from experiments.rotations import pool_table
-from experiments.stats import balance_stats
-from experiments.verdicts import verdicts
+from experiments.verdicts import analysis
+from experiments.sweeps import spec, sweep
+from experiments.verdicts.looks import judge_run
+from experiments.tables.rotations import pool_table
+from experiments.tables.stats import balance_stats
+from experiments.verdicts.table import verdicts
 from reports import charts
 from support.run_table import load_run
 
@@ -160,7 +161,7 @@ def test_blocks_smaller_than_a_chunk_give_the_same_numbers(run, monkeypatch):
 def test_results_come_back_in_order_with_a_bounded_window_whatever_the_items():
     from concurrent.futures import Future
 
-    from experiments.workers import in_order
+    from experiments.store.workers import in_order
     live = []
 
     def submit(x):

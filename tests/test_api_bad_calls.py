@@ -24,7 +24,7 @@ import pytest
 
 import survive_sim as ss
 from support.cli_harness import invoke
-from experiments.sweep import Outcome
+from experiments.sweeps.sweep import Outcome
 from survive_sim.cli.sweep import played_text
 
 SPEC = {"name": "bad-calls", "description": "fixture", "seed": 3, "games": 20, "chunk": 10,

@@ -14,7 +14,7 @@ import pytest
 
 import survive_sim as ss
 from support.cli_harness import ROOT, assert_usage_error, invoke, listing
-from experiments.summary import format_summary
+from experiments.tables.summary import format_summary
 from experiments.tournament import TournamentError
 from experiments.tune import TuneError
 from replays.draw.logfile import LogError

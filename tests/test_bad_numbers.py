@@ -2,7 +2,7 @@
 
 Every refusal is checked as a user meets it: a real ``python -m survive_sim.cli`` process, exit
 code 2, one line on stderr naming the problem (and the accepted values), no traceback, no file
-left behind. The pure-Python rules (``Settings``, ``experiments.summary.check_values``, the
+left behind. The pure-Python rules (``Settings``, ``experiments.tables.summary.check_values``, the
 interval of a mean, the chunk cap) are checked in-process.
 """
 from __future__ import annotations
@@ -147,7 +147,7 @@ def test_summary_names_column_row_and_range(tables, tmp_path, case):
 
 
 def test_real_tables_pass_the_value_checks(tables):
-    from experiments.summary import check_values
+    from experiments.tables.summary import check_values
     for df in tables:
         check_values(df)
 
@@ -178,7 +178,7 @@ def test_the_edited_million_no_longer_gives_a_mean_outside_its_interval(tables):
     1,000,000; the t interval did not fit the range, so the Wilson interval of the mean scaled
     to the range was taken, its count clipped to n: the top of [0, 28]. A value outside the
     range now widens the range, so the interval is of the values there are."""
-    from experiments.summary import summary_table
+    from experiments.tables.summary import summary_table
     t = summary_table(edited(tables[1], "score_0", 4, 1_000_000).astype({"score_0": "int64"}))
     r = t.iloc[0]
     assert r.score_lo <= r.mean_score <= r.score_hi and r.score_hi > 28
@@ -188,7 +188,7 @@ def test_the_edited_million_no_longer_gives_a_mean_outside_its_interval(tables):
 @given(st.lists(st.integers(-10**6, 10**6), min_size=1, max_size=30),
        st.integers(-5, 5), st.integers(1, 60))
 def test_a_mean_is_inside_its_own_interval(values, lo, width):
-    from experiments.summary import Moments
+    from experiments.tables.summary import Moments
     m = Moments(lo, lo + width)
     m.add(np.array(values, np.int64))
     mean, _, low, high = m.ci()

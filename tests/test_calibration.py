@@ -1,5 +1,5 @@
-"""The calibration of the seat claims (S1, S3, S1b, S1c: experiments.calibration, with the
-cases of experiments.calibration_cases): the verdict code itself, run on synthetic per-game
+"""The calibration of the seat claims (S1, S3, S1b, S1c: experiments.verdicts.calibration, with the
+cases of experiments.verdicts.calibration_cases): the verdict code itself, run on synthetic per-game
 data whose truth is known, wrong no more often than its stated error rates -- at one
 look, when a run is extended and judged again (by fixed steps or following its own advice), and
 until settled -- with 80% power at the games it advises. Every counterexample known to have
@@ -9,7 +9,7 @@ tests/test_claims.py.
 A short version for CI: a first look of 1,000 games at a tolerance of 6 points (what matters is
 the tolerance over the standard error, so this is a 4,000-game run at 3 points, or a 36,000-game
 run at 1 point) and a few hundred replications; the assertions allow three Monte Carlo standard
-errors. The long version (``python -m experiments.calibration_cases --claims S1,S3,S1b,S1c
+errors. The long version (``python -m experiments.verdicts.calibration_cases --claims S1,S3,S1b,S1c
 --looks``) and its table are in docs/calibration.md. No engine."""
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ import math
 import numpy as np
 import pytest
 
-from experiments import calibration as C
-from experiments import calibration_cases as CC
-from experiments.inference import ALPHA
+from experiments.verdicts import calibration as C
+from experiments.verdicts import calibration_cases as CC
+from experiments.verdicts.inference import ALPHA
 
 pytestmark = [pytest.mark.engine_free, pytest.mark.slow]
 
@@ -114,8 +114,8 @@ def test_a_null_across_styles_rarely_holds_for_some_style():
     """Review item 5: 'holds for some bot styles' is a union over the styles, so each style is
     re-judged at alpha / k: with three styles all at the tolerance's edge, 'holds for some'
     or 'for every' style comes out no more often than alpha."""
-    from experiments.catalog import from_data
-    from experiments.verdicts import judge
+    from experiments.verdicts.catalog import from_data
+    from experiments.verdicts.table import judge
     rng = np.random.default_rng(7)
     reps, hits = 200, 0
     for _ in range(reps):

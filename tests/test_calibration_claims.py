@@ -1,5 +1,5 @@
-"""The calibration of the other claims' decision rules (experiments.calibration_cases): each
-rule -- a contrast of k settings averaged over seats (B2), a Fieller ratio (B2r), a
+"""The calibration of the other claims' decision rules (experiments.verdicts.calibration_cases):
+each rule -- a contrast of k settings averaged over seats (B2), a Fieller ratio (B2r), a
 delta-method slope (S2v), a variance decomposition's share (K2), two directions at once (N4),
 two margins at once (E1), "some part changes" (L1) -- run by the verdict code itself on
 synthetic per-game data with the truth planted exactly where a "supported" would be wrong:
@@ -13,11 +13,11 @@ import math
 import numpy as np
 import pytest
 
-from experiments import calibration_cases as CC
-from experiments.calibration import run
-from experiments.claims.skill_leader import variance_parts
-from experiments.inference import ALPHA
-from experiments.catalog import from_data
+from experiments.verdicts import calibration_cases as CC
+from experiments.verdicts.calibration import run
+from experiments.verdicts.claims.skill_leader import variance_parts
+from experiments.verdicts.inference import ALPHA
+from experiments.verdicts.catalog import from_data
 
 pytestmark = [pytest.mark.engine_free, pytest.mark.slow]
 

@@ -1,6 +1,6 @@
-"""The anytime-valid sequences at small samples (experiments.calibration_sequences,
-experiments.inference.SMALL), and the 0/1 share kept through a shift (Wilson at a fixed look),
-proved by simulation where the truth is known: a small share seen from an early first look
+"""The anytime-valid sequences at small samples (experiments.verdicts.calibration_sequences,
+experiments.verdicts.inference.SMALL), and the 0/1 share kept through a shift (Wilson at a fixed
+look), proved by simulation where the truth is known: a small share seen from an early first look
 stays within every level (the normal-mixture sequence alone does not: shown too), and a seat's
 excess over 1/N keeps Wilson's interval rather than the t interval. No engine."""
 from __future__ import annotations
@@ -10,10 +10,10 @@ import math
 import numpy as np
 import pytest
 
-from experiments import calibration_sequences as CS
-from experiments import decisions as D
-from experiments import inference as I
-from experiments.inference import Estimate, Look, interval, mean_of, p_above
+from experiments.verdicts import calibration_sequences as CS
+from experiments.verdicts import decisions as D
+from experiments.verdicts import inference as I
+from experiments.verdicts.inference import Estimate, Look, interval, mean_of, p_above
 
 pytestmark = [pytest.mark.engine_free, pytest.mark.slow]
 

@@ -20,8 +20,10 @@ from PIL import Image
 from statsmodels.stats.proportion import proportion_confint
 from support.run_table import load_run
 
-from experiments import runs, spec, stats, sweep
-from experiments.games import player_scores, winners
+from experiments.store import runs
+from experiments.sweeps import spec, sweep
+from experiments.tables import stats
+from experiments.tables.games import player_scores, winners
 from reports import charts
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,14 +1,14 @@
-"""The claims registry (experiments.claims): every claim is one record that holds its judge --
-the scopes it compares and the measure it takes -- and every claim has calibration cases
-(experiments.calibration_cases), or is named here as one still without them. No engine."""
+"""The claims registry (experiments.verdicts.claims): every claim is one record that holds its judge
+-- the scopes it compares and the measure it takes -- and every claim has calibration cases
+(experiments.verdicts.calibration_cases), or is named here as one still without them. No engine."""
 from __future__ import annotations
 
 import inspect
 
 import pytest
 
-from experiments import calibration_cases as CC
-from experiments.claims import CLAIMS, Claim
+from experiments.verdicts import calibration_cases as CC
+from experiments.verdicts.claims import CLAIMS, Claim
 
 pytestmark = pytest.mark.engine_free
 

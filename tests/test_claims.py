@@ -1,4 +1,4 @@
-"""Claims and verdicts (experiments.claims, verdicts): each verdict follows its stated
+"""Claims and verdicts (experiments.verdicts.claims, verdicts): each verdict follows its stated
 rule, flips when the data are built to flip it, a claim of balance is supported only by an
 equivalence test, a real but negligible effect is not "supported", and every counterexample
 known to have broken a verdict rule comes out right.
@@ -6,7 +6,7 @@ known to have broken a verdict rule comes out right.
 Two kinds of synthetic data: run tables that start from a real sweep's rows (so every column is
 the engine's) with the keys that decide the winner rewritten -- each game one winner, a seat
 drawn with planted chances (or in turn, for an exactly uniform run) -- and, for large n, the
-per-game data of ``experiments.calibration.synthetic`` fed to the judges directly."""
+per-game data of ``experiments.verdicts.calibration.synthetic`` fed to the judges directly."""
 from __future__ import annotations
 
 import numpy as np
@@ -14,11 +14,12 @@ import pandas as pd
 import pytest
 from support.run_table import load_run
 
-from experiments import calibration as C
-from experiments import claims, spec, sweep
-from experiments import decisions as D
-from experiments.catalog import from_data
-from experiments.verdicts import judge, ladder_summary, verdicts
+from experiments.verdicts import calibration as C
+from experiments.verdicts import claims
+from experiments.sweeps import spec, sweep
+from experiments.verdicts import decisions as D
+from experiments.verdicts.catalog import from_data
+from experiments.verdicts.table import judge, ladder_summary, verdicts
 
 GRID = {"players": [4, 5], "boats": ["rules", "flat"], "tiebreak": ["chain", "shared"],
         "strategies": ["random"]}
@@ -141,7 +142,7 @@ def test_s1b_refutation_is_corrected_for_the_seats():
     """Review item 5: 'some seat outside the tolerance' is a union over the seats, so it reads
     Bonferroni-adjusted intervals (alpha / 5): a seat whose 95% interval just clears the
     margin but whose 99% interval does not leaves the verdict inconclusive."""
-    from experiments.inference import Estimate, interval
+    from experiments.verdicts.inference import Estimate, interval
     sd, n = 0.4, 10_000
     half95 = interval(Estimate(0.0, sd, n))[1]
     half99 = interval(Estimate(0.0, sd, n), 0.01)[1]
@@ -264,7 +265,7 @@ def test_study_files_name_known_claims_with_valid_parameters():
 
 
 def test_the_slope_is_the_least_squares_slope_of_the_seat_shares():
-    from experiments.features import seat_slope as slope
+    from experiments.verdicts.features import seat_slope as slope
     shares = np.array([[1, 0, 0, 0], [0, 0, 0, 1], [0.5, 0.5, 0, 0]], float)
     want = np.polyfit(np.arange(1, 5), shares.mean(axis=0), 1)[0]
     assert slope(shares).mean() == pytest.approx(want)
@@ -274,8 +275,8 @@ def test_the_spread_takes_the_sampling_noise_off():
     """A balanced table's raw sum of squared distances from 1/N is sampling noise; the spread
     subtracts it, so it is about 0 at any n (its mean over replications is 0 to within its
     own error), and a planted spread is recovered."""
-    from experiments.claims.shared import rms
-    from experiments.catalog import spreads
+    from experiments.verdicts.claims.shared import rms
+    from experiments.verdicts.catalog import spreads
 
     def spread(d):
         cat = from_data([d])
@@ -345,7 +346,7 @@ def test_a_mixed_table_is_judged_on_all_its_rotations_pooled_by_game_index(real)
     first seat looks advantaged: S1 is supported for that fixed table, which confounds seat and
     strategy. Played in all five rotations on the same games and pooled, each seat holds racer
     once in five: S1 is refuted; its n is the 6,000 game indices, not 30,000 rows."""
-    from experiments.rotations import base_seating, rotations
+    from experiments.tables.rotations import base_seating, rotations
     seatings = rotations(base_seating(("racer", "greedy", "greedy", "greedy", "greedy"), 5))
     assert len(seatings) == 5
     parts = [_seated(real, st, 6000, [0.6 if n == "racer" else 0.1 for n in st], seed=r)
@@ -378,7 +379,7 @@ def test_pooled_rotations_carry_the_game_level_standard_error():
 
 
 def test_rotations_of_a_seating():
-    from experiments.rotations import base_seating, rotation_of, rotations
+    from experiments.tables.rotations import base_seating, rotation_of, rotations
     assert base_seating(("a", "b", "c"), 5) == ("a", "b", "c", "a", "b")
     assert rotations(("a", "b", "a", "b")) == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
     assert len(rotations(base_seating(("a", "b", "c"), 6))) == 3
@@ -413,7 +414,7 @@ def test_every_shipped_study_states_its_tolerances():
     """Second review: no tolerance is left to a default. Every shipped study file states
     every parameter of every claim it judges (the claims it brings included), so the run's
     first look records them as written down before the run."""
-    from experiments.verdicts import stated_claims
+    from experiments.verdicts.table import stated_claims
     for name, path in spec.shipped().items():
         if spec.is_search(path):
             text = path.read_text()

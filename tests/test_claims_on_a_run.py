@@ -1,7 +1,7 @@
 """Claims judged on a small run of the engine (tests/test_claims.py checks their rules on
 synthetic data): each of B2, B2r, S2, S2v, S3, S4, T3, N4, C1-C4, E1, E1d, K1, K2, L1 and L2
-is judged from the run read chunk by chunk (``experiments.analysis``, the feature sets' joints
-of k settings) exactly as from the whole run in memory, whatever the chunking, in one process
+is judged from the run read chunk by chunk (``experiments.verdicts.analysis``, the feature sets'
+joints of k settings) exactly as from the whole run in memory, whatever the chunking, in one process
 or two; the feature sets hold what they say (turn cap, house rule, value scoring, losses by
 cause, strategies per rotation); T2, N1 and E2 keep their rows when the others are judged
 beside them; the shipped studies name valid claims, and a bad claim parameter is one line; and
@@ -16,11 +16,12 @@ import pandas as pd
 import pytest
 from support.run_table import load_run
 
-from experiments import analysis, features, spec, sweep
-from experiments.games import prepare_all
-from experiments.looks import judge_run
-from experiments.catalog import from_frame
-from experiments.verdicts import verdicts
+from experiments.verdicts import analysis, features
+from experiments.sweeps import spec, sweep
+from experiments.tables.games import prepare_all
+from experiments.verdicts.looks import judge_run
+from experiments.verdicts.catalog import from_frame
+from experiments.verdicts.table import verdicts
 
 pytestmark = pytest.mark.slow      # whole runs and games: docs/performance.md, "Test suite"
 

@@ -385,7 +385,7 @@ def test_help_is_light():
     """The CLI package imports neither numpy, pandas nor the compiled engine at import time."""
     code = ("import sys, survive_sim.cli; "
             "print(sorted(m for m in ('numpy', 'numba', 'pandas', 'pyarrow', 'play.engine', "
-            "'play.simulate', 'play.settings', 'experiments.summary', 'tqdm', "
+            "'play.simulate', 'play.settings', 'experiments.tables.summary', 'tqdm', "
             "'statsmodels') if m in sys.modules))")
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr

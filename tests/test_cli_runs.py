@@ -44,7 +44,7 @@ def test_chunked_table_equals_one_write_and_the_summary_the_whole_table(tmp_path
     up chunk by chunk: the file reads back as today's single write of the whole frame did, and
     the printed summary is format_summary(summary_table(df)) of the whole table. A short turn
     cap makes the chunks differ in which end reasons (categories) they use."""
-    from experiments.summary import format_summary, summary_table
+    from experiments.tables.summary import format_summary, summary_table
     from play.settings import Settings
     from play.simulate import simulate
     settings = Settings(players=5, strategies=("greedy", "random", "random", "greedy", "random"),
@@ -75,13 +75,13 @@ def test_chunked_table_equals_one_write_and_the_summary_the_whole_table(tmp_path
 def test_simulate_never_holds_the_whole_table(monkeypatch):
     """The command plays through iter_frames: simulate(), which builds the whole frame, and
     summary_table on the whole run are never called."""
-    import experiments.summary
+    import experiments.tables.summary
     import play.simulate
 
     def whole(*a, **k):
         raise AssertionError("the whole table was built")
     monkeypatch.setattr(play.simulate, "simulate", whole)
-    monkeypatch.setattr(experiments.summary, "summary_table", whole)
+    monkeypatch.setattr(experiments.tables.summary, "summary_table", whole)
     r = invoke("simulate", "--players", 3, "--games", 9, "--chunk", 4, "--no-progress")
     assert r.exit_code == 0, r.output
     assert "n=9" in r.stdout

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from support.cli_harness import listing, run_process
 
-from experiments import runs
+from experiments.store import runs
 
 LABELS = ("p4-boats_rules-base-tb_shared-random", "p4-boats_rules-base-tb_chain-random")
 GRID = ["--players", "4", "--strategies", "random", "--tiebreak", "shared,chain",

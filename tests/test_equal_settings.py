@@ -1,7 +1,7 @@
 """The A/A check on the engine: two settings that differ only in their name or their seed
 stream, and a setting against itself through a resume, are judged equal by the balance rule
-(``claims.shared.equal_settings``), never different; over many A/A pairs the false-difference rate is
-at most alpha."""
+(``claims.shared.equal_settings``), never different; over many A/A pairs the
+false-difference rate is at most alpha."""
 from __future__ import annotations
 
 import math
@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 from support.run_table import load_run
 
-from experiments import spec, sweep
-from experiments.claims.shared import equal_settings
-from experiments.inference import ALPHA, interval, mean_of
-from experiments.games import prepare
-from experiments.catalog import from_frame
+from experiments.sweeps import spec, sweep
+from experiments.verdicts.claims.shared import equal_settings
+from experiments.verdicts.inference import ALPHA, interval, mean_of
+from experiments.tables.games import prepare
+from experiments.verdicts.catalog import from_frame
 from play.settings import Settings
 from play.simulate import simulate
 

@@ -21,7 +21,7 @@ from experiments.fairest import (
 )
 from experiments.fairest.results import FAIR, UNFAIR
 from experiments.fairest.space import label
-from experiments.spec import SpecError
+from experiments.sweeps.spec import SpecError
 
 
 def truth_table(cands, best, spread=(0.02, 0.08), players=5, seed=0, best_gap=0.0):
@@ -308,7 +308,7 @@ def test_settling_rounds_never_call_the_boundary_fair_beyond_the_rate():
     the tolerance is called fair at most alpha/2 of the time (plus two simulation standard
     errors): looking after every round keeps the rate."""
     from experiments.fairest.search import confirm, judged, settles
-    from experiments import decisions as D
+    from experiments.verdicts import decisions as D
     alpha, tol, reps = 0.2, 0.02, 300
     truth = _boundary_truth(tol=tol)
     wrong = 0

@@ -8,7 +8,7 @@ import pytest
 
 from experiments.fairest import EnginePlayer, Style, build, run_search
 from experiments.fairest.players import block_of_records
-from experiments.games import keys, winners
+from experiments.tables.games import keys, winners
 from play.settings import Settings
 from play.simulate import records_frame, run_records
 

@@ -1,4 +1,4 @@
-"""experiments.inference: the fixed and anytime-valid intervals, their p-values, the
+"""experiments.verdicts.inference: the fixed and anytime-valid intervals, their p-values, the
 constant-sample bound and the games for 80% power -- each checked against a closed form, a
 library, or a simulation where the truth is known. No engine."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 from statsmodels.stats.weightstats import DescrStatsW
 
-from experiments import inference as I
+from experiments.verdicts import inference as I
 
 pytestmark = pytest.mark.engine_free
 

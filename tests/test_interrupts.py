@@ -193,7 +193,7 @@ def test_a_signal_while_the_build_folder_is_made_leaves_nothing(tmp_path, monkey
     """The signal that arrives just as the report's build folder has been made (before its
     name is known to the code that removes it) waits for that moment to pass
     (``atomic.interrupts_held``): the folder is removed all the same."""
-    from experiments import atomic
+    from experiments.store import atomic
     from reports.page import Report, Section, Table, write_report
     from survive_sim.cli.files import signals_unwind
     import pandas as pd
@@ -248,7 +248,7 @@ def test_a_swallowed_ctrl_c_still_interrupts_and_writes_nothing(run2, tmp_path, 
 @SWALLOWED
 def test_a_swallowed_ctrl_c_keeps_a_single_file_from_appearing(tmp_path):
     """The same for a single file: ``atomic_file`` checks before its rename."""
-    from experiments.atomic import write_text
+    from experiments.store.atomic import write_text
     from survive_sim.cli.files import signals_unwind
     with pytest.raises(KeyboardInterrupt), signals_unwind():
         _SwallowsCtrlC()

@@ -93,6 +93,41 @@ def test_every_import_points_down(pkg):
     assert not wrong, f"{pkg} may import only {sorted(MAY_IMPORT[pkg]) or 'nothing else'}"
 
 
+# experiments/ by concept, bottom to top (docs/architecture.md): where runs are stored, the
+# tables read from them, the claims and their verdicts, the sweeps that play for them, and the
+# searches above them all. Each part imports only the parts below it.
+EXPERIMENTS = ("store", "tables", "verdicts", "sweeps", "tune", "tournament", "fairest")
+
+
+def _part(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if parts[0] == "experiments" and len(parts) > 1 else None
+
+
+def test_experiments_is_its_parts_and_nothing_else():
+    here = ROOT / "experiments"
+    found = {p.stem for p in here.glob("*.py") if p.stem != "__init__"} | \
+        {d.name for d in here.iterdir() if (d / "__init__.py").is_file()}
+    assert found == set(EXPERIMENTS)
+    assert GRAPH["experiments"] == set(), "experiments/__init__ is a table of contents"
+
+
+def _upward(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(f"{m} imports {t}" for m, targets in graph.items() if _part(m) in EXPERIMENTS
+                  for t in targets if _part(t) in EXPERIMENTS
+                  and EXPERIMENTS.index(_part(t)) > EXPERIMENTS.index(_part(m)))
+
+
+def test_each_part_of_experiments_imports_only_the_parts_below_it():
+    assert not _upward(GRAPH), f"experiments' parts, bottom to top: {', '.join(EXPERIMENTS)}"
+
+
+def test_the_parts_order_catches_an_upward_import():
+    assert _upward({"experiments.store.runs": {"experiments.sweeps.spec"},
+                    "experiments.sweeps.spec": {"experiments.store.runs"}}) == \
+        ["experiments.store.runs imports experiments.sweeps.spec"]
+
+
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components with more than one module (Tarjan, iteratively)."""
     index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
@@ -265,6 +300,6 @@ def test_the_study_command_calls_the_api_study_and_has_no_run_logic():
     imports, called = _imports_and_calls(ROOT / "survive_sim" / "cli" / "study.py")
     assert ("survive_sim.runs", "study", "study") in imports and "study" in called
     modules = {m for m, _, _ in imports} | {f"{m}.{n}" for m, n, _ in imports}
-    for logic in ("experiments.settle", "experiments.sweep", "experiments.runs",
+    for logic in ("experiments.sweeps.settle", "experiments.sweeps.sweep", "experiments.store.runs",
                   "survive_sim.checks", "survive_sim.runs.SETTLE_CAP"):
         assert logic not in modules, f"cli/study.py imports {logic}"

@@ -1,8 +1,8 @@
-"""Looks (experiments.looks, looks.judge_run) and playing until settled (experiments.settle,
-`study --until-settled`): a run's first judgment is fixed, judging the same games again is the
-same look, an extended run is judged with anytime-valid intervals and keeps what earlier looks
-settled, --force-new forgets the looks, and a run played until settled and killed with kill -9
-ends with the verdicts of an uninterrupted run."""
+"""Looks (experiments.verdicts.looks, looks.judge_run) and playing until settled
+(experiments.sweeps.settle, `study --until-settled`): a run's first judgment is fixed, judging the
+same games again is the same look, an extended run is judged with anytime-valid intervals and keeps
+what earlier looks settled, --force-new forgets the looks, and a run played until settled and killed
+with kill -9 ends with the verdicts of an uninterrupted run."""
 from __future__ import annotations
 
 import json
@@ -18,8 +18,9 @@ import pandas as pd
 import pytest
 from support.cli_harness import invoke
 
-from experiments import looks, settle, spec, sweep
-from experiments.looks import judge_run
+from experiments.verdicts import looks
+from experiments.sweeps import settle, spec, sweep
+from experiments.verdicts.looks import judge_run
 
 SPEC = {"name": "tiny-looks", "seed": 5, "games": 200, "chunk": 100,
         "grid": {"players": [5], "boats": ["rules", "flat"], "tiebreak": ["chain"],
@@ -51,7 +52,7 @@ def test_a_run_is_judged_fixed_then_anytime_valid_and_keeps_what_settled(tmp_pat
     assert len(kept) and (kept["verdict_x"] == kept["verdict_y"]).all()
     assert (kept["settled_at_y"] == 200).all() and (kept["looks_y"] == 1).all()
     # an anytime-valid interval is wider than a fixed one at the same games
-    from experiments.inference import FIXED, Look, radius
+    from experiments.verdicts.inference import FIXED, Look, radius
     assert radius(600, 0.05, Look(True, 800, 2)) > radius(600, 0.05, FIXED)
     sweep.run_sweep(replace(sp, games=600), run, force_new=True)    # a new run: no looks
     assert not (run / looks.LOOKS).exists()
@@ -152,7 +153,7 @@ def test_until_settled_interrupted_between_rounds_records_each_look_once(tmp_pat
     with pytest.raises(KeyboardInterrupt):
         settle.play_until_settled(sp, str(cut), 400, 200, interrupted, say=lambda _: None)
     assert [x["per_setting"] for x in _log(cut)["looks"]] == [200]
-    from experiments.runs import finished_chunks
+    from experiments.store.runs import finished_chunks
     assert 0 in [h for h, _ in finished_chunks(cut)[1].values()]     # round 2 only begun
     settle.play_until_settled(sp, str(cut), 400, 200, say=lambda _: None)
     assert [x["per_setting"] for x in _log(cut)["looks"]] == \
@@ -169,7 +170,7 @@ def test_tolerances_are_recorded_first_and_another_tolerance_is_a_labelled_look(
     parameters; a re-judgement at others is a look of its own, labelled in the table, with no
     stated error rate, and leaves the primary looks as they were."""
     import survive_sim as ss
-    from experiments.verdicts import stated_claims
+    from experiments.verdicts.table import stated_claims
     run = tmp_path / "run"
     sweep.run_sweep(spec.build(SPEC), run)
     first = judge_run(run)
@@ -213,7 +214,7 @@ def test_a_look_at_a_prefix_is_anytime_valid_and_writes_nothing(tmp_path):
 
 
 def test_the_sensitivity_view_rejudges_at_other_tolerances_as_one_labelled_look(tmp_path):
-    from experiments.analysis import analyse
+    from experiments.verdicts.analysis import analyse
     run = tmp_path / "run"
     sweep.run_sweep(spec.build(SPEC), run)
     judge_run(run)

@@ -2,7 +2,7 @@
 (``python -m survive_sim.cli``), one usage line on stderr and exit 2 for bad input, and the
 user's files left exactly as they were, with no temporary file behind.
 
-The ownership rule (``experiments.outputs``): an existing output is replaced only when
+The ownership rule (``experiments.store.outputs``): an existing output is replaced only when
 survive-sim wrote it (its signature) or it is empty; a report folder replaces only the files
 its marker lists and keeps the user's. None of these commands has a ``--force``: a file of the
 user's is never overwritten, the user moves it away.
@@ -301,7 +301,7 @@ def test_our_own_files_and_empty_ones_are_replaced(log, tmp_path):
         ok(cli(tmp_path, "draw", "--log", "game.json", "--out", "pic.png", "--scale", 0.25))
         ok(cli(tmp_path, "view", "game.json", "--html", "page.html"))
     ok(cli(tmp_path, "draw", "--log", "game.json", "--out", "placeholder.png", "--scale", 0.25))
-    from experiments.outputs import written_by_us
+    from experiments.store.outputs import written_by_us
     for name in ("pic.svg", "pic.png", "page.html", "placeholder.png", "game.json"):
         assert written_by_us(tmp_path / name), name
     assert leftovers(tmp_path) == []
@@ -312,7 +312,7 @@ def test_replay_replaces_its_own_outputs(tmp_path):
     args = ("replay", *LOG_GAME, "--json", "g.json", "--html", "g.html", "--gif", "g.gif",
             "--frames", "turns")
     ok(cli(tmp_path, *args))
-    from experiments.outputs import written_by_us
+    from experiments.store.outputs import written_by_us
     first = {n: (tmp_path / n).read_bytes() for n in ("g.json", "g.html", "g.gif")}
     assert all(written_by_us(tmp_path / n) for n in first)
     ok(cli(tmp_path, *args))
@@ -328,7 +328,7 @@ def test_written_by_us_per_format(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from experiments import outputs as o
+    from experiments.store import outputs as o
 
     def put(name, data):
         p = tmp_path / name
@@ -501,7 +501,7 @@ def _tiny_report():
 
 def test_a_report_killed_before_its_swap_leaves_nothing_a_later_one_does_not_clear(tmp_path):
     """Build folders and swapped-out reports of killed writers go; a live writer's stays."""
-    from experiments.runs import writer_tag
+    from experiments.store.runs import writer_tag
     from reports.page import write_report
     rep = tmp_path / "rep"
     write_report(_tiny_report(), rep)

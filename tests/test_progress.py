@@ -17,7 +17,7 @@ import click
 import pytest
 from support.cli_harness import ROOT, invoke
 
-from experiments.watch import Silent, watching
+from experiments.store.watch import Silent, watching
 from survive_sim.cli.progress import ENV, Progress, duration, interval
 
 

@@ -1,6 +1,6 @@
-"""The commit a run names (``experiments.provenance``, ``runs.versions``, ``runs.commit_text``):
-read from the checkout the code runs in, else from the record ``setup.py`` writes at build
-time, else said to be unknown with the reason.
+"""The commit a run names (``experiments.store.provenance``, ``runs.versions``,
+``runs.commit_text``): read from the checkout the code runs in, else from the record ``setup.py``
+writes at build time, else said to be unknown with the reason.
 
 One real ``pip wheel`` of a throw-away git copy of this tree (a fresh clone, as CI builds it)
 checks the record in the wheel, ``versions()`` read from the wheel's files as site-packages
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments import provenance, runs
+from experiments.store import provenance, runs
 
 pytestmark = pytest.mark.engine_free
 
@@ -104,7 +104,7 @@ def test_the_wheel_carries_the_commit_it_was_built_from(wheel):
 @pytest.mark.slow
 def test_an_installed_package_reads_its_commit_from_the_record(wheel):
     src, site = wheel
-    out = json.loads(run_in(site, "import json, experiments.runs as r; v = r.versions(); "
+    out = json.loads(run_in(site, "import json, experiments.store.runs as r; v = r.versions(); "
                                   "print(json.dumps([v, r.commit_text(v), r.__file__]))"))
     v, text, where = out
     assert Path(where).is_relative_to(site)
@@ -118,7 +118,7 @@ def test_an_installed_package_without_the_record_says_so(wheel, tmp_path):
     src, site = wheel
     bare = tmp_path / "site-packages"
     shutil.copytree(site / "experiments", bare / "experiments", ignore=SKIP)
-    out = json.loads(run_in(bare, "import json, experiments.runs as r; v = r.versions(); "
+    out = json.loads(run_in(bare, "import json, experiments.store.runs as r; v = r.versions(); "
                                   "print(json.dumps([v, r.commit_text(v)]))"))
     v, text = out
     assert v["git_commit"] is None and v["git_commit_from"] is None

@@ -19,8 +19,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments import runs, spec, sweep
-from experiments.stats import balance_stats
+from experiments.store import runs
+from experiments.sweeps import spec, sweep
+from experiments.tables.stats import balance_stats
 from support.run_table import load_run
 
 ROOT = Path(__file__).resolve().parents[1]

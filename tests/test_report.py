@@ -13,8 +13,9 @@ import pytest
 from support.cli_harness import invoke
 from support.run_table import load_run
 
-from experiments import spec, stats, sweep
-from experiments.runs import RunFolder
+from experiments.sweeps import spec, sweep
+from experiments.tables import stats
+from experiments.store.runs import RunFolder
 from reports.report import _sample_key, build_report
 
 SPEC = {"name": "tiny", "description": "a small study", "seed": 8, "games": 240, "chunk": 120,
@@ -99,7 +100,7 @@ def test_the_tables_behind_the_charts_match_a_recount(built):
 
 def test_the_verdicts_are_the_claims_computed_from_the_games(built):
     root, result = built
-    from experiments.verdicts import verdicts
+    from experiments.verdicts.table import verdicts
     df, _ = load_run(root / "run")
     want = verdicts(df, SPEC["claims"])                 # in memory, the same rules
     got = pd.read_csv(root / "report" / "verdicts.csv")

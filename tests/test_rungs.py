@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from experiments.games import winners
+from experiments.tables.games import winners
 from play.settings import Settings
 from play.simulate import simulate
 from strategies.api import SCRATCH_W

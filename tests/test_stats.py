@@ -1,6 +1,7 @@
-"""experiments.stats: exact Wilson / chi-square / Holm rows on hand-built tables, tie splitting,
-the other-rule recount, paired differences between settings that share games, the bounded-mean
-rule, games needed, and the text. A few hundred games per setting (about 2,000 in all)."""
+"""experiments.tables.stats: exact Wilson / chi-square / Holm rows on hand-built tables, tie
+splitting, the other-rule recount, paired differences between settings that share games, the
+bounded-mean rule, games needed, and the text. A few hundred games per setting (about 2,000 in
+all)."""
 from __future__ import annotations
 
 import math
@@ -13,11 +14,11 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 from statsmodels.stats.weightstats import DescrStatsW
 
-from experiments import games as G
-from experiments import moments as M
-from experiments import stats as ST
-from experiments.games import decided_by, player_scores, winners
-from experiments.stats_text import format_stats
+from experiments.tables import games as G
+from experiments.tables import moments as M
+from experiments.tables import stats as ST
+from experiments.tables.games import decided_by, player_scores, winners
+from experiments.tables.stats_text import format_stats
 from play.settings import Settings
 from play.simulate import simulate
 

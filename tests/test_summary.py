@@ -1,5 +1,5 @@
-"""experiments.summary on small hand-made tables: exact wins and ties, 2-player seat sums, Wilson
-bounds against statsmodels. No engine: these run in a fraction of a second."""
+"""experiments.tables.summary on small hand-made tables: exact wins and ties, 2-player seat sums,
+Wilson bounds against statsmodels. No engine: these run in a fraction of a second."""
 from __future__ import annotations
 
 import math
@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from experiments import games as G
-from experiments import moments as M
-from experiments import summary as S
+from experiments.tables import games as G
+from experiments.tables import moments as M
+from experiments.tables import summary as S
 
 pytestmark = pytest.mark.engine_free
 
@@ -255,7 +255,7 @@ def test_x1_6_chain_winners_and_decided_steps_from_a_table():
 
 
 # ---------------------------------------------------------------------------- bounded means
-# (the rule lives in experiments.moments; the summary uses it like every other table)
+# (the rule lives in experiments.tables.moments; the summary uses it like every other table)
 def test_bounded_mean_ci_falls_back_to_wilson_outside_the_range():
     """The no-boats run of issue 14: a rescue rate of 0.10% once printed [-0.04%, 0.24%]."""
     x = np.r_[[0.1, 0.1], np.zeros(198)]                      # mean 0.001 over 200 games
@@ -358,7 +358,7 @@ def test_totals_refuse_mixed_chunks_and_empty_tables():
 
 # ---------------------------------------------------------------------------- saved tables
 def test_check_table_names_the_first_problem():
-    from experiments.tables import check_table
+    from experiments.tables.results import check_table
     check_table(frame(3, THREE))
     check_table(frame(2, [[3, 1, 2, 5]], csv_like=True))
     with pytest.raises(ValueError, match="no games"):
@@ -374,7 +374,7 @@ def test_check_table_names_the_first_problem():
 
 
 def test_setting_groups_and_duplicates():
-    from experiments.tables import check_duplicates, setting_groups, table_header
+    from experiments.tables.results import check_duplicates, setting_groups, table_header
     a = frame(3, THREE)
     b = frame(3, THREE, strategies=["greedy", "random", "random"])
     df = pd.concat([a.iloc[:2], b, a.iloc[2:]], ignore_index=True)

@@ -1,6 +1,6 @@
-"""Sweeps (experiments/spec.py, runs.py, sweep.py): experiment files, the run folder, resuming,
-exactness against the raw engine, common random numbers, tie-break twins played once, and the
-same table on 1 thread, 2 threads and a Dask LocalCluster.
+"""Sweeps (experiments/sweeps/spec.py, runs.py, sweep.py): experiment files, the run folder,
+resuming, exactness against the raw engine, common random numbers, tie-break twins played once, and
+the same table on 1 thread, 2 threads and a Dask LocalCluster.
 
 Game counts are small: a sweep's correctness does not depend on how many games it holds.
 """
@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 from support.run_table import load_run
 
-from experiments import runs, spec, sweep
+from experiments.store import runs
+from experiments.sweeps import spec, sweep
 from play.settings import Settings
 from play.simulate import simulate
 

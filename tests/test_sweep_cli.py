@@ -16,7 +16,8 @@ import pytest
 from support.cli_harness import invoke
 from support.run_table import load_run
 
-from experiments import runs, spec, sweep
+from experiments.store import runs
+from experiments.sweeps import spec, sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = ["--players", "4,5", "--strategies", "random", "--tiebreak", "chain,shared",
@@ -221,7 +222,7 @@ def test_bad_stats_input_is_one_line(tmp_path):
 def test_stats_read_chunk_by_chunk_equal_those_of_the_whole_table(tmp_path):
     """The command reads the run chunk by chunk (a run can hold tens of millions of games):
     its tidy table equals the one of the whole table in memory."""
-    from experiments.stats import balance_stats
+    from experiments.tables.stats import balance_stats
     out = tmp_path / "run"
     sweep.run_sweep(quick_spec(500), out)
     r = invoke("stats", out, "--out", tmp_path / "t.csv", "--no-progress")

@@ -240,7 +240,7 @@ def test_head_to_head_and_win_share_recount_from_games(stopped):
         mine = np.where(strat == a, share, 0).sum(axis=1) / (strat == a).sum(axis=1)
         assert st.loc[a, "win_share"] == pytest.approx(mine.mean())
     # the winners are the rules' winners of the seat-level columns
-    from experiments.games import winners
+    from experiments.tables.games import winners
     w = winners(games)
     assert (w.to_numpy() == games[[f"winner_{p}" for p in range(players)]].to_numpy()).all()
     assert ((rank == 0) == w.to_numpy()).all()

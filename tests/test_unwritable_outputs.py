@@ -165,8 +165,8 @@ def test_two_reports_into_one_folder_at_once(runs, tmp_path):
 
 
 def test_the_report_lock_is_taken_over_from_a_dead_writer_and_held_once(tmp_path):
-    from experiments.outputs import folder_lock
-    from experiments.runs import lock_text
+    from experiments.store.outputs import folder_lock
+    from experiments.store.runs import lock_text
     out = tmp_path / "rep"
     lock = tmp_path / ".rep.lock"
     lock.write_text("999999999 1 - 0\n")                      # a writer that is gone

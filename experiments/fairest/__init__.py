@@ -11,6 +11,7 @@ engine or a synthetic table), ``spec`` (``FairSpec``, from a study file), ``sear
 and a confirmation, resumable), ``results`` (the tables and conclusions), ``folder`` (the
 state on disk), ``run`` (the whole search) and ``plan`` (what it will cost).
 """
+from ..sweeps.spec import is_search
 from .folder import SearchError, SearchFolder
 from .players import EnginePlayer, Style, SyntheticPlayer
 from .race import RaceRule, Tally
@@ -18,7 +19,6 @@ from .results import Search
 from .run import run_search
 from .search import Race, confirm, race
 from .space import candidates, named
-from ..spec import is_search
 from .spec import FairSpec, build, load, with_values
 
 __all__ = ["EnginePlayer", "FairSpec", "Race", "RaceRule", "Search", "SearchError",

@@ -18,9 +18,9 @@ import contextlib
 import shutil
 from pathlib import Path
 
-from ..atomic import write_text
-from ..runs import RunError, engine_hash
-from ..state_files import StateLock, read_json, write_json
+from ..store.atomic import write_text
+from ..store.runs import RunError, engine_hash
+from ..store.state_files import StateLock, read_json, write_json
 from .spec import CONFIRM_KEYS, FairSpec
 
 FORMAT = "survive-sim-fairest/1"

@@ -3,7 +3,7 @@ table whose truth is known (``SyntheticPlayer``). Both hand back one block of wh
 call (``Block``), which a ``race.Tally`` adds up.
 
 A style is a line-up: one strategy (self-play) or several rotated round the table, every
-rotation playing every index (``experiments.rotations``), the boats staying with the seats.
+rotation playing every index (``experiments.tables.rotations``), the boats staying with the seats.
 Game ``g`` of every candidate and rotation is engine game ``g`` of the same root seed, so the
 candidates of one search share tiles, dice and noise game by game.
 """
@@ -18,8 +18,8 @@ from play.layout import R_SEAT0, REC_GAME, REC_SEAT
 from play.settings import Settings, seats_for
 from simulator.scoring import decide
 
-from ..games import explorers_per_colour
-from ..rotations import base_seating, rotations
+from ..tables.games import explorers_per_colour
+from ..tables.rotations import base_seating, rotations
 from .race import SCALE
 
 _WIDTH = len(REC_SEAT)

@@ -15,12 +15,12 @@ player's win share from the fair share (P players). Beside it, Pearson's chi-squ
 of the tie-split wins against 1/P each (descriptive: with ties and rotations the games are not
 a multinomial sample) and Ludii's balance, ``1 - (largest share - smallest share)``.
 
-**Intervals.** Each player's share has an interval over game indices (``experiments.inference``,
-anytime-valid during a search: a confidence sequence that holds at every look at once). If
-every player's interval holds, ``m`` lies between ``max_p dist(0, I_p - 1/P)`` (the nearest
-point of each interval to the fair share) and ``max_p max |I_p - 1/P|`` (the farthest); at
-level ``alpha / P`` per player (Bonferroni over the players) that is a ``1 - alpha`` interval
-of ``m``.
+**Intervals.** Each player's share has an interval over game indices
+(``experiments.verdicts.inference``, anytime-valid during a search: a confidence sequence that holds
+at every look at once). If every player's interval holds, ``m`` lies between ``max_p dist(0, I_p -
+1/P)`` (the nearest point of each interval to the fair share) and ``max_p max |I_p - 1/P|`` (the
+farthest); at level ``alpha / P`` per player (Bonferroni over the players) that is a ``1 - alpha``
+interval of ``m``.
 
 **The racing rule** (successive elimination, Even-Dar, Mannor and Mansour 2006; racing, Maron
 and Moore 1997; here on anytime-valid bounds, so looking after every round keeps the rate).
@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..inference import ALPHA, Estimate, Look, interval
+from ..verdicts.inference import ALPHA, Estimate, Look, interval
 
 SCALE = 60                    # 60/k is whole for k = 1..6 winners: shares are counted in 60ths
 

@@ -3,8 +3,8 @@ race left it (``fairest.csv``), the confirmation seat by seat with its verdict
 (``confirmation.csv``), and one conclusion per player count and style, and across the styles
 (``conclusions``). Every number carries its interval and its n (game indices).
 
-The verdict of a confirmed allocation is the balance rule of ``experiments.decisions``: fair
-(``supported``) when every seat's 95% interval -- at ``alpha / k`` for the ``k`` allocations
+The verdict of a confirmed allocation is the balance rule of ``experiments.verdicts.decisions``:
+fair (``supported``) when every seat's 95% interval -- at ``alpha / k`` for the ``k`` allocations
 confirmed for that player count and style (Bonferroni) -- lies inside ``1/N +- tolerance``;
 unfair (``refuted``) when one seat's interval, corrected again over the seats, lies wholly
 outside; else inconclusive, with the fresh games that would settle it with 80% power. An
@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .. import decisions as D
-from ..decisions import fair_within
-from ..inference import ALPHA, interval
+from ..verdicts import decisions as D
+from ..verdicts.decisions import fair_within
+from ..verdicts.inference import ALPHA, interval
 from .players import Style
 from .search import Confirmation, Race, judged
 from .space import label, named, names_of

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..watch import under, watching
+from ..store.watch import under, watching
 from .folder import SearchFolder
 from .players import EnginePlayer, Style
 from .results import Search, best_of

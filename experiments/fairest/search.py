@@ -26,9 +26,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .. import decisions as D
-from ..inference import FIXED, T_OPT_FACTOR, Look
-from ..watch import watching
+from ..store.watch import watching
+from ..verdicts import decisions as D
+from ..verdicts.inference import FIXED, T_OPT_FACTOR, Look
 from .race import RaceRule, Tally
 from .space import label
 
@@ -91,7 +91,7 @@ def race(allocations: list[tuple[int, ...]], player, sizes: list[int], *, alpha:
     """Race ``allocations`` with ``player`` (``players.EnginePlayer``) through the rounds of
     ``sizes`` (game indices per allocation after each round). ``state``: a document an earlier,
     interrupted call saved (its rounds are not played again); ``save(doc)`` keeps the state;
-    ``watch`` (``experiments.watch``) sees the rounds."""
+    ``watch`` (``experiments.store.watch``) sees the rounds."""
     boats = {label(b): tuple(b) for b in allocations}
     doc = dict(state or {})
     tallies = _tallies(doc, boats, player)
@@ -246,7 +246,7 @@ def confirm(allocations: list[tuple[int, ...]], player, sizes: list[int] | int, 
 
 def judged(t: Tally, tolerance: float, alpha: float, look: Look, fresh: bool) -> D.Decision:
     """The balance rule on a confirmed allocation: every seat's win share within ``1/N +-
-    tolerance`` (``experiments.decisions.balance``). ``fresh``: the advice plans a new,
+    tolerance`` (``experiments.verdicts.decisions.balance``). ``fresh``: the advice plans a new,
     independent confirmation (a one-round one was judged once); else the next round."""
     parts = [(f"seat {p + 1}", t.share(p).shifted(t.fair)) for p in range(t.players)]
     return D.balance(parts, tolerance, alpha, look, advice=FIXED if fresh else None)

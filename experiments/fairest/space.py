@@ -22,7 +22,7 @@ NAMED = ("rules", "flat", "reversed")
 def named(players: int) -> dict[str, tuple[int, ...]]:
     """``rules`` (X1.1, X1.2, two each at 2-4), ``flat`` (two per seat while the supply lasts)
     and ``reversed`` (the rules' list backwards), as the studies resolve them
-    (``experiments.spec.resolve_boats``)."""
+    (``experiments.sweeps.spec.resolve_boats``)."""
     seats = seats_for(players)
     rules = RULES_BOATS[players]
     return {"rules": rules,

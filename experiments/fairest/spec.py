@@ -15,7 +15,7 @@ from pathlib import Path
 
 from play.settings import SettingsError, canonical_strategy
 
-from ..spec import MAX_INDEX, SpecError, _is_int, _line_of, find, head, shipped
+from ..sweeps.spec import MAX_INDEX, SpecError, _is_int, _line_of, find, head, shipped
 from .players import Style
 from .space import SPACES, candidates
 

@@ -1,9 +1,9 @@
 """A tournament's folder: written whole or not at all, resumable.
 
-The folder is built in a hidden sibling (``.NAME.tmp-XXXX``, ``experiments.atomic``) while the games are played --
-``games.parquet`` grows batch by batch there -- and renamed into place only when every file is
-complete and synced. An existing folder is refused unless it is empty, or holds an earlier
-tournament (its ``tournament.json``) and ``force`` is given and every file in it is one a
+The folder is built in a hidden sibling (``.NAME.tmp-XXXX``, ``experiments.store.atomic``) while the
+games are played -- ``games.parquet`` grows batch by batch there -- and renamed into place only when
+every file is complete and synced. An existing folder is refused unless it is empty, or holds an
+earlier tournament (its ``tournament.json``) and ``force`` is given and every file in it is one a
 tournament writes (a file of the user's is named, and kept); any other folder is never
 replaced, nor one that holds a ``--plugin`` input. The same tournament already complete there
 is reported, and nothing is played. Any error, Ctrl-C or SIGTERM removes the temporary folder
@@ -34,9 +34,9 @@ import simulator
 from play import engine as E
 from strategies.plugins import source_hash
 
-from ..atomic import ParquetChunks, atomic_file, build_folder, fsync_tree, replace_folder
-from ..runs import versions
-from ..state_files import LOCK, StateLock, _plain, read_json, write_json
+from ..store.atomic import ParquetChunks, atomic_file, build_folder, fsync_tree, replace_folder
+from ..store.runs import versions
+from ..store.state_files import LOCK, StateLock, _plain, read_json, write_json
 from .design import Tournament, TournamentError
 from .run import Result
 from .text import markdown

@@ -9,7 +9,7 @@ from typing import ClassVar
 
 import play.simulate as PS          # module attributes: tests and the fuzz harness patch them
 
-from ..watch import watching
+from ..store.watch import watching
 from .design import Tournament
 from .stats import (
     Games,
@@ -66,7 +66,7 @@ def play(t: Tournament, threads: int | None = None,
 
     ``on_batch(frame)`` receives each batch's per-game table (``games_frame``: rows in game
     index, then line-up order) as it is played; ``progress(n)`` the games just played;
-    ``watch`` (``experiments.watch``) the phases: playing (every game the limit allows; the
+    ``watch`` (``experiments.store.watch``) the phases: playing (every game the limit allows; the
     phase is renamed per batch, with the SPRT's state), then the standings. An engine error
     raises ``RuntimeError`` naming the game.
 

@@ -9,8 +9,8 @@ exactly ``simulator.scoring.decide``'s winners (checked in the tests), whose tie
 Intervals treat the *game index* as the unit: the games of one index share their layout and
 dice (common random numbers), so they are not independent; the indices are. A strategy's value
 per index is its mean over that index's games (and over its seats, when the list was repeated to
-fill the table), and ``experiments.moments.bounded_mean_ci`` gives the interval of the mean of
-those values in their range (share [0, 1], score [0, ``score_bound``]). ``n`` is always the
+fill the table), and ``experiments.tables.moments.bounded_mean_ci`` gives the interval of the mean
+of those values in their range (share [0, 1], score [0, ``score_bound``]). ``n`` is always the
 games behind a number, ``indices`` the units.
 
 Ratings: ``openskill.models.PlackettLuce`` with ``tau = 0`` (otherwise its defaults), one update
@@ -47,8 +47,8 @@ from openskill.models import PlackettLuce
 
 from simulator.scoring import decide
 
-from ..games import player_scores, score_bound
-from ..moments import bounded_mean_ci
+from ..tables.games import player_scores, score_bound
+from ..tables.moments import bounded_mean_ci
 
 KEYS = ("score", "rescued", "rescued_value", "turns")
 LINEUP_SEP = " | "                  # names may hold commas (``greedy:risk=2.0,greed=0.5``)

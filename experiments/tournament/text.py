@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from ..summary import align
+from ..tables.summary import align
 from .design import lineup_label
 from .run import Result
 

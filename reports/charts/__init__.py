@@ -1,5 +1,5 @@
-"""Charts of a run: every chart function takes the run's ``experiments.analysis.Analysis`` (its
-sums and tidy statistics, read chunk by chunk) or a small run table in memory (and, where it
+"""Charts of a run: every chart function takes the run's ``experiments.verdicts.analysis.Analysis``
+(its sums and tidy statistics, read chunk by chunk) or a small run table in memory (and, where it
 draws rows of the statistics, the tidy table, computed when not given), draws with
 ``matplotlib.figure.Figure`` (no pyplot, no global state) and returns ``(figure, table)``: the figure and a tidy DataFrame of exactly the numbers
 drawn (one row per plotted value, with ``low``, ``high``, ``n`` and ``method`` where it has an
@@ -11,8 +11,8 @@ interval), for a report to save as CSV behind the chart. ``save(figure, stem)`` 
   ``tiebreak_transitions`` / ``transition_counts`` (shared winners -> the chain's pick).
 * ``game``: ``game_length``, ``rescued_per_game``, ``losses_by_cause``, ``end_reasons``,
   ``turn_capped`` (per challenge and expansion).
-* ``claims``: the tables shown beside the verdicts (``experiments.exhibits``): ``boat_value``,
-  ``turns_per_seat``, ``strategy_shares``, ``score_variance``, ``leader_basher``.
+* ``claims``: the tables shown beside the verdicts (``experiments.verdicts.exhibits``):
+  ``boat_value``, ``turns_per_seat``, ``strategy_shares``, ``score_variance``, ``leader_basher``.
 * ``distributions``: ``score_distributions`` (one setting, per seat), ``paired_differences``
   (forest plot of "A vs B" rows).
 * ``data``: ``settings_table``, ``describe_setting``, ``setting_titles``, ``setting_names``,

@@ -8,9 +8,9 @@ title; ``setting_names`` names each of several settings by the factors that diff
 (so a chart of challenges says "base", "Challenge 1 Densely Populated", "Giant Squid"...).
 ``seat_label`` names seats for people: "seat 1 (first)", "seat 2", ..., "seat N (last)".
 
-No statistics here: every chart takes a run's ``experiments.analysis.Analysis`` (the sums of
-each setting and its tidy statistics, read chunk by chunk) or, for a small table in memory, the
-run table itself (summed here by ``experiments.analysis.of_frame``), and draws the numbers.
+No statistics here: every chart takes a run's ``experiments.verdicts.analysis.Analysis`` (the sums
+of each setting and its tidy statistics, read chunk by chunk) or, for a small table in memory, the
+run table itself (summed here by ``experiments.verdicts.analysis.of_frame``), and draws the numbers.
 """
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from experiments.analysis import Analysis, of_frame
-from experiments.games import LOSS_CAUSES, parse_challenges
-from experiments.settings_table import settings_table as _settings_table
-from experiments.sums import END_REASONS, SettingSums
+from experiments.verdicts.analysis import Analysis, of_frame
+from experiments.tables.games import LOSS_CAUSES, parse_challenges
+from experiments.tables.settings_table import settings_table as _settings_table
+from experiments.tables.sums import END_REASONS, SettingSums
 
 __all__ = ["END_REASONS", "END_REASON_NAMES", "LOSS_CAUSES", "analysis_of", "settings_table",
            "sums_for"]
@@ -65,7 +65,7 @@ def analysis_of(run) -> Analysis:
 
 
 def settings_table(run) -> pd.DataFrame:
-    """One row per setting (``experiments.settings_table``): of an ``Analysis``, of a run
+    """One row per setting (``experiments.tables.settings_table``): of an ``Analysis``, of a run
     table, or a settings table itself."""
     if isinstance(run, Analysis):
         return run.meta
@@ -73,7 +73,7 @@ def settings_table(run) -> pd.DataFrame:
 
 
 def sums_for(run, label: str) -> SettingSums:
-    """One setting's sums (``experiments.sums.SettingSums``)."""
+    """One setting's sums (``experiments.tables.sums.SettingSums``)."""
     return analysis_of(run).setting(label)
 
 
@@ -94,7 +94,7 @@ def _factor_text(row, factor: str) -> str:
 def _factor_key(row, factor: str) -> str:
     """What tells two settings apart in ``factor``: as ``_factor_text``, except that a named
     boat allocation is one level whatever its boats (``rules`` is 2 each under Challenge 6),
-    as in ``experiments.stats.pair_factor``."""
+    as in ``experiments.tables.stats.pair_factor``."""
     if factor == "boats" and row["allocation"] != "custom":
         return row["allocation"]
     return _factor_text(row, factor)

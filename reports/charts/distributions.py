@@ -1,7 +1,7 @@
 """Score distributions per seat for one setting (``score_distributions``), and the paired
 differences between settings that share their games, per seat, as a forest plot
 (``paired_differences``: the ``diff_win_share`` / ``diff_score`` rows of
-``experiments.stats.balance_stats``).
+``experiments.tables.stats.balance_stats``).
 """
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
-from experiments.games import score_bound
-from experiments.moments import wilson_ci
-from experiments.stats import PAIR_SEP
+from experiments.tables.games import score_bound
+from experiments.tables.moments import wilson_ci
+from experiments.tables.stats import PAIR_SEP
 import reports.charts.data as data
 import reports.charts.style as style
 

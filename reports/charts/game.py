@@ -3,8 +3,9 @@ count: the base game and each variant): game length, explorers rescued, explorer
 cause, how games end, and how often they hit the turn cap.
 
 These numbers are per game, not per seat, so they are not rows of the tidy statistics; they
-come from each setting's sums (``experiments.sums.SettingSums``: a tally of each per-game count,
-and the end reasons' counts) with the project's interval rule (``experiments.moments``).
+come from each setting's sums (``experiments.tables.sums.SettingSums``: a tally of each per-game
+count, and the end reasons' counts) with the project's interval rule
+(``experiments.tables.moments``).
 """
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FixedLocator, NullFormatter, NullLocator, ScalarFormatter
 
-from experiments.games import explorers_per_colour
-from experiments.moments import wilson_ci
+from experiments.tables.games import explorers_per_colour
+from experiments.tables.moments import wilson_ci
 import reports.charts.data as data
 import reports.charts.style as style
 

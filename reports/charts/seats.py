@@ -2,7 +2,7 @@
 fraction, one panel per player count, the settings of a panel grouped by boat allocation (or
 another factor).
 
-The numbers are the tidy rows of ``experiments.stats.balance_stats`` (``win_share``,
+The numbers are the tidy rows of ``experiments.tables.stats.balance_stats`` (``win_share``,
 ``win_share_shared``, ``win_share_chain``, ``mean_score``, ``rescued_fraction``) with their
 intervals, unchanged.
 """

@@ -108,10 +108,10 @@ def bench(games, seconds, repeat, players_list, threads, challenges, dolphins, s
 
 
 def _bench_sweep(path, games, repeat, threads, workers) -> None:
-    """``bench --sweep``: ``survive_sim.speed.bench_sweep`` (experiments.overhead) on the
+    """``bench --sweep``: ``survive_sim.speed.bench_sweep`` (experiments.sweeps.overhead) on the
     file's grid."""
-    from experiments.runs import RunError
-    from experiments.spec import SpecError
+    from experiments.store.runs import RunError
+    from experiments.sweeps.spec import SpecError
     from survive_sim.runs import spec as load_spec
     from survive_sim.speed import bench_sweep, machine
     try:

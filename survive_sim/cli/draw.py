@@ -73,8 +73,9 @@ def event_index(log: dict, event: int | None, turn: int | None) -> int:
 
 
 def picture(log: dict, i: int, out: str, scale: float = 1.0):
-    """``(bytes, scene)`` of the picture, signed as survive-sim's (``experiments.outputs``)."""
-    from experiments.outputs import sign_png, sign_svg
+    """``(bytes, scene)`` of the picture, signed as survive-sim's
+    (``experiments.store.outputs``)."""
+    from experiments.store.outputs import sign_png, sign_svg
     from replays.draw.scene import scene
     sc = scene(log, i)
     if out.lower().endswith(".svg"):

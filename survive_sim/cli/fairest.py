@@ -21,7 +21,7 @@ def play(source, out: str | None, values: dict, threads, force_new: bool, no_pro
     from .files import check_folder_writable
     if out is not None:                              # before the imports and the engine
         check_folder_writable(out, "--out")
-    from experiments.spec import SpecError
+    from experiments.sweeps.spec import SpecError
     from survive_sim.fair import fair_spec, fairest, search_names
     try:
         spec = fair_spec(source, **values)
@@ -151,7 +151,7 @@ def fairest(source, players, styles, space, tolerance, alpha, screen, max_games,
     if source is not None and not source.strip():
         bad("give a study file or a shipped search's name", "--spec")
     if plan:
-        from experiments.spec import SpecError
+        from experiments.sweeps.spec import SpecError
         from survive_sim.fair import fairest_plan
         try:
             click.echo(fairest_plan(source, threads=threads, **values))

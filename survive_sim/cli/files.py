@@ -1,15 +1,15 @@
 """Files the commands write and read: never half-written, never left behind.
 
 Every file is written to a temporary name beside its target (``.NAME.*.tmp``), flushed to disk
-and renamed into place only when complete (``experiments.atomic``). Any exception removes the temporary file, and so do
-Ctrl-C and SIGTERM: ``signals_unwind`` turns both into exceptions, so that the clean-up code
-runs. The per-game table is written chunk by chunk as the games are played (``table_writer``),
-so that its size in memory does not grow with the run.
+and renamed into place only when complete (``experiments.store.atomic``). Any exception removes the
+temporary file, and so do Ctrl-C and SIGTERM: ``signals_unwind`` turns both into exceptions, so that
+the clean-up code runs. The per-game table is written chunk by chunk as the games are played
+(``table_writer``), so that its size in memory does not grow with the run.
 
 Before any work a command checks its outputs: ``distinct_paths(inputs=..., outputs=...)``
 refuses an output that is one of its inputs (the same file by any name: a symbolic or hard
 link, ``./``, ``..``) and two outputs that are one file; ``check_output(path, param)`` refuses
-an existing file that survive-sim did not write (``experiments.outputs.replaceable``: only our
+an existing file that survive-sim did not write (``experiments.store.outputs.replaceable``: only our
 own files, recognised by their signature, and empty files are replaced) and checks that the
 folder accepts a new file. Both raise the usage error (exit 2, one line).
 """
@@ -21,15 +21,15 @@ import signal
 import sys
 import threading
 
-from experiments import atomic
-from experiments.atomic import (  # noqa: F401  (atomic_file ...: what the commands import here)
+from experiments.store import atomic
+from experiments.store.atomic import (  # noqa: F401  (atomic_file ...: what the commands import here)
     ROW_GROUP,
     ParquetChunks,
     atomic_file,
     atomic_path,
     write_text,
 )
-from experiments.outputs import not_ours_message, replaceable, unwritable, unwritable_folder
+from experiments.store.outputs import not_ours_message, replaceable, unwritable, unwritable_folder
 
 from .options import bad
 
@@ -52,7 +52,7 @@ def signals_unwind():
     once each: a second signal during the clean-up is ignored. Signals the process inherited
     as ignored (``nohup``, background jobs) stay ignored.
 
-    The interrupt is also recorded (``experiments.atomic.interrupt_arrived``) and not lost:
+    The interrupt is also recorded (``experiments.store.atomic.interrupt_arrived``) and not lost:
     inside ``atomic.interrupts_held`` it waits for the block's end; swallowed on its way (by a
     ``__del__`` or a weakref callback that ran when the signal came), it is raised again
     before any output is put in place (``atomic.check_interrupt``) and when the block ends."""
@@ -102,7 +102,7 @@ def quiet_signals() -> None:
 
 def io_problem(e: OSError) -> str:
     """The one line for an ``OSError`` that ended a command: ``could not write PATH: No space
-    left on device`` for an output (``experiments.atomic.failed_target``), else the reason and
+    left on device`` for an output (``experiments.store.atomic.failed_target``), else the reason and
     the file it names."""
     reason = e.strerror or (str(e) or type(e).__name__)
     target = atomic.failed_target(e)
@@ -180,7 +180,7 @@ def distinct_paths(inputs: dict | None = None, outputs: dict | None = None) -> N
 
 
 def check_output(path: str, param: str) -> None:
-    """``check_writable``, and the ownership rule (``experiments.outputs.replaceable``): an
+    """``check_writable``, and the ownership rule (``experiments.store.outputs.replaceable``): an
     existing file is replaced only when survive-sim wrote it (or it is empty); any other is a
     usage error naming it."""
     if os.path.lexists(path) and not replaceable(path):
@@ -190,7 +190,7 @@ def check_output(path: str, param: str) -> None:
 
 def check_writable(path: str, param: str) -> None:
     """The file ``path`` can be created: its directory exists and accepts a new file
-    (``experiments.outputs.unwritable``)."""
+    (``experiments.store.outputs.unwritable``)."""
     problem = unwritable(path)
     if problem is not None:
         bad(problem, param)
@@ -198,7 +198,7 @@ def check_writable(path: str, param: str) -> None:
 
 def check_folder_writable(path: str, param: str) -> None:
     """The folder ``path`` can be written: it accepts a new file, or (not there yet) can be
-    made in its nearest existing parent (``experiments.outputs.unwritable_folder``). For the
+    made in its nearest existing parent (``experiments.store.outputs.unwritable_folder``). For the
     commands that write a folder, before anything heavy (the engine, the games)."""
     problem = unwritable_folder(path)
     if problem is not None:

@@ -10,7 +10,7 @@ from a heartbeat thread when no unit finished in that time -- and one when the w
 ``quiet`` (``--no-progress``) silences all of it.
 
 The phases are told by the code that knows them: ``experiments`` functions take a *watch*
-(``experiments.watch``) and a ``Progress`` is one.
+(``experiments.store.watch``) and a ``Progress`` is one.
 """
 from __future__ import annotations
 

@@ -112,13 +112,13 @@ def animation(log: dict, path: str, frames: str, kind: str) -> None:
             bar.update(1)
         try:
             if kind == "gif":
-                from experiments.outputs import SignedGif
+                from experiments.store.outputs import SignedGif
                 with atomic_file(path, "wb") as f:
                     signed = SignedGif(f)
                     n = animate.gif(log, signed, frames, progress=step)
                     signed.flush()
             else:
-                from experiments.outputs import generator
+                from experiments.store.outputs import generator
                 with atomic_path(path) as tmp:
                     n = animate.mp4(log, tmp, frames, progress=step, comment=generator())
         except (OSError, RuntimeError) as e:

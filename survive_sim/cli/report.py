@@ -26,7 +26,7 @@ def write(run: str, out: str, quiet: bool = False, games: int | None = None,
 def reported(report, quiet: bool = False):
     """``report(log=, watch=)`` -- the API's ``Run.report`` or ``Study.report`` -- with its
     phases on a progress bar; bad input is a usage error (exit 2)."""
-    from experiments.runs import RunError
+    from experiments.store.runs import RunError
 
     from .progress import Progress
     with Progress(title="report", unit="chunk", quiet=quiet) as bar:
@@ -70,7 +70,7 @@ def report(run, out, games, scheduler, workers, no_progress):
     if not os.path.isdir(run):
         bad(f"{run} is not a run folder (no such directory); make one with `survive-sim sweep`")
     out = out or default_out(run)
-    from experiments.outputs import (
+    from experiments.store.outputs import (
         REPORT_FAMILY, REPORT_MARKER, check_apart, check_folder_target,
     )
     try:                                     # before any work (and imports): where it goes

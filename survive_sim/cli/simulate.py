@@ -1,8 +1,8 @@
 """``survive-sim simulate``: play a run, print its summary, optionally save the per-game table.
 
 The games are played, written and summarised one chunk at a time (``survive_sim.api.
-simulate_chunks``, ``files.table_writer``, ``experiments.summary.Totals``), so memory stays flat
-whatever ``--games`` is: the whole table is never held, with or without ``--out``. A chunk
+simulate_chunks``, ``files.table_writer``, ``experiments.tables.summary.Totals``), so memory stays
+flat whatever ``--games`` is: the whole table is never held, with or without ``--out``. A chunk
 costs about ``GAME_BYTES`` per game while it is in memory, so the chunk played at a time is
 ``effective_chunk``: ``--chunk``, but at most ``MAX_CHUNK`` games and at most what fits in half
 the memory available. A game's result does not depend on the chunking (game i is a function of
@@ -79,8 +79,8 @@ def simulate(players, games, seed, strategies, plugins, out, first, threads, chu
     check_last_game(first, games)
     chunk = effective_chunk(chunk, games)
 
-    from experiments.summary import Totals, format_summary
-    from experiments.tables import run_header
+    from experiments.tables.summary import Totals, format_summary
+    from experiments.tables.results import run_header
     from play.simulate import numba_threads, run_records
     from survive_sim.games import simulate_chunks
 

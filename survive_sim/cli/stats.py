@@ -3,7 +3,7 @@
 Per setting and seat: win share (ties split) under both tie-breaks, outright wins, shared tops,
 score, rescued fraction, turns; per setting the χ² test of seat uniformity (Holm-adjusted over
 the grid), tie rate and deciding steps; paired differences between settings that share games.
-Every rate has its 95% interval and n (``experiments.stats``). A partial run is reported for
+Every rate has its 95% interval and n (``experiments.tables.stats``). A partial run is reported for
 what it holds, and says so.
 """
 from __future__ import annotations
@@ -37,8 +37,8 @@ def stats(run, out, precision, games, scheduler, workers, no_progress):
         if not out.lower().endswith(".csv"):
             bad(f"--out must name a .csv file, got {out}", "--out")
         check_output(out, "--out")              # only a file survive-sim wrote is replaced
-    from experiments.runs import RunError
-    from experiments.stats_text import format_stats
+    from experiments.store.runs import RunError
+    from experiments.tables.stats_text import format_stats
     from survive_sim.runs import Run
 
     from .progress import Progress

@@ -17,7 +17,7 @@ CLI_NAMES = {"games": "--games", "max_games": "--max-games", "until_settled": "-
 
 def _listing(name: str, path) -> str:
     """One line of ``study --list``: what the study plays and judges."""
-    from experiments.spec import is_search
+    from experiments.sweeps.spec import is_search
     if is_search(path):
         from survive_sim.fair import fair_spec
         f = fair_spec(path)
@@ -61,7 +61,7 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
     """Run the shipped study NAME: play its sweep into DIR/run (re-running resumes it), write
     its report into DIR/report, and print where the report is and the verdict table. With
     --until-settled it plays until every verdict is settled (re-running resumes it too)."""
-    from experiments.spec import is_search
+    from experiments.sweeps.spec import is_search
     from survive_sim.runs import studies as shipped
     studies = shipped()
     if list_:

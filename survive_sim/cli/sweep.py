@@ -158,7 +158,7 @@ def sweep(spec_file, out, games, seed, chunk, players, strategies, boats, challe
     stats FOLDER`."""
     import dataclasses
 
-    from experiments import spec as specs
+    from experiments.sweeps import spec as specs
     load_plugins_option(plugins)        # before the grid is checked: its names may use them
     grid = _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squid_only,
                  lagoon_not_sea, creatures_must_move, max_turns)
@@ -194,7 +194,7 @@ def sweep(spec_file, out, games, seed, chunk, players, strategies, boats, challe
 
 
 def _print_plan(spec, threads, scheduler, workers, no_progress) -> None:
-    from experiments.plan import describe
+    from experiments.sweeps.plan import describe
 
     from .progress import Progress, compile_note
     compile_note("run_games", no_progress)
@@ -261,7 +261,7 @@ class Signals:
 def play(spec, out, force_new, threads, scheduler, workers, no_progress) -> None:
     """Play ``spec`` into ``out`` with progress on stderr; a stop request exits 130 / 143
     (the folder stays resumable)."""
-    from experiments.runs import RunError
+    from experiments.store.runs import RunError
     from survive_sim.runs import sweep as sweep_into
 
     from .files import check_folder_writable

@@ -83,12 +83,12 @@ BOUNDARIES = (
     "experiments.tune:tune",
     # sweep and study: run_sweep checks the folder (prepare) and the scheduler (Cluster), then
     # _play writes the manifest and plays; connecting to or starting Dask is work too
-    "experiments.sweep:_play",
-    "experiments.sweep:Cluster",
+    "experiments.sweeps.sweep:_play",
+    "experiments.sweeps.sweep:Cluster",
     # report and stats: the run folder is checked (manifest, finished chunks), then _run reads
     # the chunks (here, on a process pool, or on Dask)
-    "experiments.analysis:_run",
-    "experiments.workers:Pool._executor",
+    "experiments.verdicts.analysis:_run",
+    "experiments.store.workers:Pool._executor",
     # draw: the scene is built, then the picture is rendered
     "replays.draw.raster:png",
     "replays.draw.svg:document",
@@ -342,8 +342,8 @@ def _fake_run(folder: Path, spec_text: str) -> None:
 
     import play.layout as LY
     import play.simulate as S
-    from experiments import spec as specs
-    from experiments.sweep import run_sweep
+    from experiments.sweeps import spec as specs
+    from experiments.sweeps.sweep import run_sweep
 
     rng = np.random.default_rng(0)
 
@@ -480,7 +480,7 @@ def prepare(root: Path) -> Env:
 def vocabulary(main) -> list[str]:
     """Items for comma lists, harvested from the project itself: strategy names, shipped
     studies, every Choice of every command, and the words the list options know."""
-    from experiments import spec as specs
+    from experiments.sweeps import spec as specs
     from strategies.registry import listed_names
     words = set(listed_names()) | set(specs.shipped())
     for cmd in main.commands.values():

@@ -1,13 +1,13 @@
 """A whole (small) run folder as one pandas table, for tests that compare tables row by row.
 
-The tool itself never loads a run whole (``experiments.analysis`` reads it chunk by chunk);
+The tool itself never loads a run whole (``experiments.verdicts.analysis`` reads it chunk by chunk);
 tests make runs of a few thousand games, where a table in memory is the plainest check.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from experiments.runs import finished_chunks
+from experiments.store.runs import finished_chunks
 
 
 def load_run(path: str | Path, columns: list[str] | None = None, games: int | None = None):
