@@ -1,6 +1,7 @@
-"""The section of a report that shows the later claims' numbers (``experiments.verdicts.exhibits``):
-one table per exhibit, formatted for reading (every value with its 95% interval and n; the CSV
-keeps the numbers), and its chart where it has one. Nothing is computed here but the text."""
+"""The section of a report that shows the numbers behind the boat, turn, skill and leader claims
+(``experiments.verdicts.exhibits``): one table per exhibit, formatted for reading (every value
+with its 95% interval and n; the CSV keeps the numbers), and its chart where it has one. Nothing
+is computed here but the text."""
 from __future__ import annotations
 
 import math

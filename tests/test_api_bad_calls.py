@@ -469,7 +469,7 @@ def test_study_refuses_a_count_no_run_folder_can_hold_at_once(tmp_path, monkeypa
 
 def test_the_cli_and_the_api_refuse_max_games_without_settling_by_one_check(tmp_path,
                                                                            monkeypatch):
-    """Issue 38: ``survive-sim study`` re-implemented ``study()``, and the two copies worded
+    """``survive-sim study`` re-implemented ``study()``, and the two copies worded
     one rule differently (``--max-games needs --until-settled``, ``max_games needs
     until_settled=True``). The API checks it (``checks.settling_problem``, through
     ``checks.refuse``); the command calls the API and words its refusal by asking the same

@@ -328,7 +328,7 @@ def test_invariants_with_dolphins_and_squid(players, challenges, ex):
                        squid="s" in ex, squid_only="o" in ex)
 
 
-# the games where several whales or several squid met in one hex (issue 13's examples)
+# the games where several whales or several squid met in one hex (the X7.4 and X7.5 rulings' examples)
 MEETINGS = [dict(seed=99, game=88, players=6, challenges=(6,), squid=True,
                  strategies=("greedy",) + ("random",) * 5),
             dict(seed=5, game=49, players=3, challenges=(2,), squid=True, strategies=("random",)),

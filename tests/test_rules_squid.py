@@ -168,7 +168,7 @@ def test_x7_4_squid_removes_a_whale_in_its_hex_then_one_explorer():
 
 
 def test_x7_4_squid_removes_every_whale_in_its_hex():
-    """X7.4 (ruling of issue 13): a squid ending its move in a hex with two whales removes
+    """X7.4 (a RULES.md ruling): a squid ending its move in a hex with two whales removes
     both -- a whale and a squid never rest in one hex -- then takes one explorer. The other
     pieces stay where they were."""
     t = squid_table().log_on()
@@ -234,7 +234,7 @@ def test_x7_5_whale_entering_a_squid_hex_ends_its_move_and_removes_the_squid():
 
 
 def test_x7_5_whale_entering_a_hex_with_two_squid_removes_both():
-    """X7.5 (ruling of issue 13): a whale entering a hex holding squid 1 and squid 2 ends its
+    """X7.5 (a RULES.md ruling): a whale entering a hex holding squid 1 and squid 2 ends its
     move there and removes every squid in it; a squid elsewhere stays."""
     t = squid_table().log_on()
     t.creature("whale", 3, 1, 3)

@@ -257,7 +257,7 @@ def test_x1_6_chain_winners_and_decided_steps_from_a_table():
 # ---------------------------------------------------------------------------- bounded means
 # (the rule lives in experiments.tables.moments; the summary uses it like every other table)
 def test_bounded_mean_ci_falls_back_to_wilson_outside_the_range():
-    """The no-boats run of issue 14: a rescue rate of 0.10% once printed [-0.04%, 0.24%]."""
+    """A no-boats run: a rescue rate of 0.10% once printed [-0.04%, 0.24%]."""
     x = np.r_[[0.1, 0.1], np.zeros(198)]                      # mean 0.001 over 200 games
     half = 1.96 * x.std(ddof=1) / math.sqrt(len(x))
     assert x.mean() - half < 0                                # a plain interval leaves [0, 1]

@@ -1,8 +1,8 @@
-"""Charts of the later claims' tables (``experiments.verdicts.exhibits``): what a boat is worth per
-seat, turns per seat, each strategy's win share at a mixed table, the parts of a score's variance,
-and the win shares with and without a leader-basher. Each takes the run (unused: the numbers
-are the exhibit's table, computed in ``experiments``) and the table, and returns ``(figure,
-table)`` like every chart: the table is exactly what is drawn.
+"""Charts of the tables shown beside the verdicts (``experiments.verdicts.exhibits``): what a boat
+is worth per seat, turns per seat, each strategy's win share at a mixed table, the parts of a
+score's variance, and the win shares with and without a leader-basher. Each takes the run
+(unused: the numbers are the exhibit's table, computed in ``experiments``) and the table, and
+returns ``(figure, table)`` like every chart: the table is exactly what is drawn.
 """
 from __future__ import annotations
 
