@@ -19,6 +19,6 @@ truth. Above ``store`` and ``tables``; the sweeps above consult it.
 * ``looks``: a run's looks (``_looks.json``) and ``judge_run``, a run judged at its next look.
 * ``calibration``: how often each verdict is wrong, on synthetic data of known truth.
 * ``calibration_cases``: every claim's calibration cases, keyed by claim id, on both sides
-  of each edge; the long version.
+  of each edge, one module per subject as ``claims``; the long version.
 * ``calibration_sequences``: the anytime-valid sequences at small samples.
 """

@@ -1,0 +1,4 @@
+"""``python -m experiments.verdicts.calibration_cases``: the long version (``main``)."""
+from . import main
+
+main()
