@@ -122,11 +122,18 @@ def _case_text(case: dict) -> str:
 
 
 # ------------------------------------------------------------------------------ legal answers
+def played_as(name: str) -> str:
+    """The spec the games of the checks seat: the strategy's ``CONTRACT`` spec where it
+    declares one (``search`` at a budget that makes 192 games affordable: legality and
+    seeding do not depend on how long it thinks), else its name."""
+    return all_strategies()[name].contract or name
+
+
 def legal_answers(name: str) -> Check:
     """Games of every case in ``CASES``, the strategy alone and alternating with ``random``."""
     played = 0
     for case in CASES:
-        for mix in ((name,), (name, "random")):
+        for mix in ((played_as(name),), (played_as(name), "random")):
             seats = 4 if case["players"] == 2 else case["players"]
             strategies = mix if len(mix) == 1 else tuple(mix[s % 2] for s in range(seats))
             try:
@@ -155,7 +162,8 @@ def _column(i: int) -> str:
 
 def same_seed_same_table(name: str) -> Check:
     """The same games on one thread in one chunk and on two threads in two chunks."""
-    settings = Settings(players=4, strategies=(name, "greedy", name, "random"), dolphins=True)
+    spec = played_as(name)
+    settings = Settings(players=4, strategies=(spec, "greedy", spec, "random"), dolphins=True)
     try:
         with numba_threads(1):
             one = run_records(settings, 5, 0, SAME_SEED_GAMES)

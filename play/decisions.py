@@ -12,6 +12,7 @@ from strategies.dispatch import PAR0
 from strategies.registry import PLUGIN_CODE
 from strategies.seat_call import OPTS_WRITTEN
 
+from .journal import note
 from .layout import (
     C_BAD_KIND,
     C_BAD_SEAT,
@@ -71,9 +72,11 @@ def ask(S, st, rng, ctx, mem, W, fns, seat, kind, opts, n):
             ctx[C_BAD_KIND] = kind
             ctx[C_BAD_SEAT] = seat
             return 0
+        note(st, W, k)
         return k
     k = DI.choose(sid, pub, mine, seat, kind, opts, n, noise, row[:PAR0], W, row[PAR0:])
     if k < 0 or k >= n:
         ctx[C_ERR] = ERR_BAD_CHOICE
         return 0
+    note(st, W, k)
     return k

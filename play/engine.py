@@ -34,12 +34,8 @@ from simulator.state import (
     EX_FATE,
     EX_LOC,
     EX_VALUE,
-    F_STRANDED,
-    L_BOAT,
-    L_LAND,
     L_OFF,
     L_SAFE,
-    L_SEA,
     MAX_EX,
     MAX_OPTS,
     MAX_SEATS,
@@ -74,8 +70,9 @@ from .layout import (
     REC_SEAT,
     REC_W,
 )
+from .journal import PHASE_SETUP, begin
 from .setup import new_game, place_pieces
-from .steps import play_turn
+from .steps import play_turn, strand_the_rest
 
 _RS = len(REC_SEAT)
 
@@ -87,14 +84,12 @@ def play_game(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, root, game):
     PA.reset_work(W)
     new_game(S, st, rng)
     log_event(S, ctx, ev, snaps, EV_LAYOUT, -1, 0, 0, 0, 0, 0, 0, 0)
+    begin(S, st, rng, W, PHASE_SETUP)
     path = W[W_PATH:W_PATH + 3]
     place_pieces(S, st, rng, ctx, mem, W, fns, opts, ev, snaps)
     while S[OVER] == 0 and ctx[C_ERR] == 0:
         play_turn(S, st, rng, ctx, mem, W, fns, opts, path, ev, snaps)
-    for e in range(MAX_EX):                   # B7.2: whoever is not on an isle is stranded
-        loc = S[EX_LOC + e]
-        if loc == L_LAND or loc == L_BOAT or loc == L_SEA:
-            S[EX_FATE + e] = F_STRANDED
+    strand_the_rest(S)
     log_event(S, ctx, ev, snaps, EV_END, S[END_SEAT], S[END_REASON], 0, 0, 0, 0, 0, 0)
 
 

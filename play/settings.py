@@ -17,7 +17,14 @@ import numpy as np
 
 from simulator.scoring import TIEBREAKS
 from strategies.api import PAR_W
-from strategies.registry import StrategyError, canonical, listed_names, param_row, split_specs
+from strategies.registry import (
+    StrategyError,
+    canonical,
+    listed_names,
+    param_row,
+    parse_spec,
+    split_specs,
+)
 
 SUPPORTED_PLAYERS = (2, 3, 4, 5, 6)
 CHALLENGES = (1, 2, 3, 4, 5, 6)                          # X2.1-X2.4, X5 (= dolphins), X6
@@ -243,7 +250,18 @@ class Settings:
         """The six first-class functions the engine takes (plug-in seats; see
         ``strategies.dispatch.seat_functions``)."""
         from strategies.dispatch import seat_functions  # numba: see ``strategy_ids``
-        return seat_functions(self.strategies)
+        fns = list(seat_functions(self.strategies))
+        for seat, spec in enumerate(self.strategies):
+            if parse_spec(spec)[0].reenters:
+                from .search import seat_function     # compiles the search only when it plays
+                fns[seat] = seat_function(spec)
+        return tuple(fns)
+
+    @property
+    def journal(self) -> bool:
+        """A seat re-enters the game (``search``): the engine keeps the journal
+        (``play.journal``)."""
+        return any(parse_spec(spec)[0].reenters for spec in self.strategies)
 
     # ------------------------------------------------------------------------ plain dicts
     def as_dict(self) -> dict:

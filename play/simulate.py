@@ -40,6 +40,8 @@ from .layout import (
     ST_MUST_MOVE,
     ST_PLAYERS,
     ST_SEATS,
+    ST_CHAIN,
+    ST_JOURNAL,
     ST_SIDS,
     ST_SIZE,
     ST_SQUID,
@@ -62,6 +64,8 @@ def settings_vector(s: Settings) -> np.ndarray:
     st[ST_SQUID] = s.squid_mode
     st[ST_BOATS:ST_BOATS + s.seats] = s.boats
     st[ST_SIDS:ST_SIDS + s.seats] = s.strategy_ids
+    st[ST_JOURNAL] = int(s.journal)
+    st[ST_CHAIN] = int(s.tiebreak == "chain")
     return st
 
 

@@ -55,8 +55,10 @@ from simulator.state import (
     E_TURN_CAP,
     E_VOLCANO,
     EX_AT,
+    EX_FATE,
     EX_LOC,
     EX_SWAM,
+    F_STRANDED,
     HEX_NLAND,
     HEX_TERRAIN,
     L_BOAT,
@@ -88,6 +90,7 @@ from simulator.state import (
 )
 
 from .decisions import ask, log_event
+from .journal import PHASE_TURN, begin
 from .layout import EV_BONUS, EV_CREATURE, EV_MOVE, EV_PLAY_TILE, EV_ROLL, EV_SINK, EV_TURN
 from .reactions import challenge_end, end_game, place_squid, protect_one, settle, squid_attack
 
@@ -385,7 +388,17 @@ def step_creature(S, st, rng, ctx, mem, W, fns, opts, path, ev, snaps, seat):
 
 
 @hot
+def strand_the_rest(S):
+    """B7.2, at the game's end: whoever is not on an isle is stranded."""
+    for e in range(MAX_EX):
+        loc = S[EX_LOC + e]
+        if loc == L_LAND or loc == L_BOAT or loc == L_SEA:
+            S[EX_FATE + e] = F_STRANDED
+
+
+@hot
 def play_turn(S, st, rng, ctx, mem, W, fns, opts, path, ev, snaps):
+    begin(S, st, rng, W, PHASE_TURN)            # a clean point (play.journal)
     seat = S[CUR_SEAT]
     S[TURN] += 1
     S[TURNS + seat] += 1

@@ -45,17 +45,41 @@ class Param:
     low: float
     high: float
     doc: str = ""
+    choices: tuple[str, ...] = ()   # a named choice: the value is the index of a name
 
     def __post_init__(self):
         if not self.name.isidentifier():
             raise ValueError(f"parameter name {self.name!r} must be an identifier")
+        if self.choices and (self.low != 0 or self.high != len(self.choices) - 1):
+            raise ValueError(f"parameter {self.name}: a choice of {len(self.choices)} names "
+                             f"runs from 0 to {len(self.choices) - 1}")
         if not (math.isfinite(self.low) and math.isfinite(self.high) and self.low <= self.default
                 <= self.high):
             raise ValueError(f"parameter {self.name}: default {self.default} must lie in "
                              f"[{self.low}, {self.high}]")
 
+    def read(self, text: str, strategy: str) -> float:
+        """``key=value``'s value: a number, or for a choice one of its names."""
+        if self.choices:
+            if text.strip() in self.choices:
+                return float(self.choices.index(text.strip()))
+            raise ValueError(f"{strategy}: {self.name}={text!r} is not one of "
+                             f"{', '.join(self.choices)}")
+        try:
+            number = float(text)
+        except ValueError:
+            raise ValueError(f"{strategy}: {self.name}={text!r} is not a number") from None
+        return self.check(number, strategy)
+
+    def spell(self, value: float) -> str | None:
+        """A choice's name for ``value`` (None for a number)."""
+        return self.choices[int(value)] if self.choices else None
+
     def check(self, value: float, strategy: str) -> float:
         value = float(value)
+        if self.choices and value != int(value):
+            raise ValueError(f"{strategy}: {self.name}={value:g} is not one of "
+                             f"{', '.join(self.choices)}")
         if not (math.isfinite(value) and self.low <= value <= self.high):
             raise ValueError(f"{strategy}: {self.name}={value:g} is outside its range "
                              f"[{self.low:g}, {self.high:g}]")

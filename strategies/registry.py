@@ -51,6 +51,8 @@ class Strategy:
     listed: bool = True         # False: internal (``scripted`` drives the scenario tests)
     plugin: bool = False
     inline: bool = False        # in the engine's compiled switch (``INLINE``); else a seat function
+    reenters: bool = False      # plays the game on from its decisions (``REENTERS``: ``search``)
+    contract: str = ""          # the spec the contract's games seat (``CONTRACT``), if not the name
 
     def defaults(self) -> np.ndarray:
         row = np.zeros(PAR_W, np.float64)
@@ -96,7 +98,9 @@ def _discover() -> dict[str, Strategy]:
         validate(mod.NAME, mod.CODE, params, mod.MEM_W, path.name)
         s = Strategy(mod.NAME, int(mod.CODE), mod.choose, params, int(mod.MEM_W),
                      mod.DESCRIPTION, path, getattr(mod, "LISTED", True),
-                     inline=bool(getattr(mod, "INLINE", False)))
+                     inline=bool(getattr(mod, "INLINE", False)),
+                     reenters=bool(getattr(mod, "REENTERS", False)),
+                     contract=str(getattr(mod, "CONTRACT", "")))
         for other in found.values():
             if other.code == s.code or other.name == s.name:
                 raise StrategyError(f"strategies {other.name} and {s.name} share a name or CODE")
@@ -170,11 +174,7 @@ def parse_spec(spec: str) -> tuple[Strategy, dict[str, float]]:
             raise StrategyError(f"{s.name} has no parameter {key!r}; accepted: "
                                 f"{accepted or 'none'}")
         try:
-            number = float(value)
-        except ValueError:
-            raise StrategyError(f"{s.name}: {key}={value!r} is not a number") from None
-        try:
-            values[key] = known[key].check(number, s.name)
+            values[key] = known[key].read(value, s.name)
         except ValueError as e:
             raise StrategyError(str(e)) from None
     return s, values
@@ -183,7 +183,7 @@ def parse_spec(spec: str) -> tuple[Strategy, dict[str, float]]:
 def canonical(spec: str) -> str:
     """The one spelling of a seat's strategy: defaults left out, declared order."""
     s, values = parse_spec(spec)
-    parts = [f"{p.name}={_number(values[p.name])}" for p in s.params
+    parts = [f"{p.name}={p.spell(values[p.name]) or _number(values[p.name])}" for p in s.params
              if p.name in values and values[p.name] != p.default]
     return s.name + (":" + ",".join(parts) if parts else "")
 

@@ -74,7 +74,7 @@ def _shark_reaches(t, slot, target):
 
 
 def test_the_work_buffer_holds_a_copy_of_the_state_past_the_engines_cells():
-    assert R.W_LOOK >= R.W_SUNK + ST.MAX_EX and R.W_SIZE == R.W_LOOK + ST.STATE_SIZE
+    assert R.W_LOOK >= R.W_SUNK + ST.MAX_EX and R.W_JOURNAL == R.W_LOOK + ST.STATE_SIZE
     assert LA.MEM_W <= SCRATCH_W
 
 

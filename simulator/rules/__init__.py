@@ -37,6 +37,7 @@ from .hand import add_to_hand, hand_count, take_from_hand
 from .layout import (
     W_DIST,
     W_ENGINE,
+    W_JOURNAL,
     W_LOOK,
     W_MARK,
     W_PARENT,
@@ -138,6 +139,6 @@ __all__ = [
     "same_player", "sea_next_to", "seat_swimmer_in", "sink", "some_tile_empty", "squid_victims",
     "supply_boat", "supply_slot", "swimmer_can_move", "swimmers_in", "take_from_hand",
     "tile_reach_rows", "tile_rows", "unoccupied_sea", "unplaced", "unprotected_swimmers",
-    "via_path", "W_DIST", "W_ENGINE", "W_LOOK", "W_MARK", "W_PARENT", "W_PATH", "W_QUEUE",
+    "via_path", "W_DIST", "W_ENGINE", "W_JOURNAL", "W_LOOK", "W_MARK", "W_PARENT", "W_PATH", "W_QUEUE",
     "W_SEARCH", "W_SIZE", "W_SUNK", "W_SUNK_N", "W_SWIM", "whirlpool",
 ]

@@ -3,7 +3,7 @@
 and the writing of one row of the option table (``add_row``). No rule of its own."""
 from simulator.board import N_LOC
 from simulator.jit import hot
-from simulator.state import MAX_EX, STATE_SIZE
+from simulator.state import MAX_EX, N_STREAMS, STATE_SIZE
 
 # scratch layout of the work array W (int32): BFS distance, parent and queue
 W_DIST = 0
@@ -22,7 +22,15 @@ W_SUNK = W_SUNK_N + 1         # ... and which (MAX_EX cells)
 # where a lookahead copies the public table and tries moves with the rules' functions
 # (``strategies.lookahead``)
 W_LOOK = W_SUNK + MAX_EX
-W_SIZE = W_LOOK + STATE_SIZE
+# the game's journal since its last clean point (``play.journal``): written by the engine only
+# when a seat needs to re-enter the game (a search seat), read by that seat, never by the rules
+W_JOURNAL = W_LOOK + STATE_SIZE
+J_PHASE, J_N, J_TIEBREAK = 0, 1, 2        # header: clean point's phase, choices, chain rule
+J_RNG = 3                                 # N_STREAMS uint64 streams as (low, high) int32 pairs
+J_STATE = J_RNG + 2 * N_STREAMS           # the whole state at the clean point
+J_CHOICES = J_STATE + STATE_SIZE          # the rows answered since, in order
+J_MAX = 1024                              # more choices than a setup or a turn ever asks
+W_SIZE = W_JOURNAL + J_CHOICES + J_MAX
 
 
 @hot

@@ -8,7 +8,7 @@ from simulator.board import ACCESS_ISLE, N_HEX, N_NEIGHBOURS, NEIGHBOURS
 from simulator.jit import hot
 from simulator.state import HEX_BOAT, HEX_NCR, HEX_TERRAIN, SERPENT, SHARK, SQUID, WHALE
 
-from .layout import W_DIST, W_MARK, W_PARENT, W_QUEUE, W_SEARCH
+from .layout import W_DIST, W_JOURNAL, W_MARK, W_PARENT, W_QUEUE, W_SEARCH
 from .queries import boat_occupied, land_explorers_next_to, unprotected_swimmers
 
 # movers for reach(): how a piece moving several hexes in one go treats each hex (R12)
@@ -83,8 +83,9 @@ def reach(S, W, mt, start, maxd):
 
 @hot
 def reset_work(W):
-    """Clear the scratch array at the start of a game (search marks start from zero)."""
-    for i in range(W.shape[0]):
+    """Clear the scratch array at the start of a game (search marks start from zero); the
+    journal past ``W_JOURNAL`` is the engine's own, written afresh at each clean point."""
+    for i in range(W_JOURNAL):
         W[i] = 0
 
 

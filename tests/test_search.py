@@ -1,0 +1,249 @@
+"""The search rung and the re-entrant game it stands on (``play.journal``, ``play.reentry``,
+``play.determinize``, ``play.outcome``, ``play.tree``, ``play.search``).
+
+* **Re-entry is exact**: at decisions of real games under every expansion (the contract's
+  cases), a search re-creates the decision from the journal, checks the table it reaches
+  against the real one, and never falls back.
+* **Blind to hidden information** (RULES R11): the answer does not move when every hidden cell
+  of the state, and every cell of the journal still hidden at the decision, is noise; the
+  determinization reads nothing hidden and deals a consistent world.
+* **Rewards** agree with ``simulator.scoring`` on finished games.
+* **Reproducible**: the same answers and tables for any thread count (the contract's
+  ``same_seed_same_table`` plays it too, tests/test_strategy_contract.py).
+* **No change elsewhere**: the journal is written only when a seat re-enters; the other
+  strategies' tables are the golden ones (tests/test_determinism.py).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from play import contract
+from play.determinize import TMP_W, determinize
+from play.outcome import estimate, shares
+from play.record import play_logged
+from play.search import M_DECISIONS, M_FALLBACKS, M_ITERATIONS, seat_function
+from play.settings import Settings
+from play.simulate import run_records, simulate
+from simulator.board import ISLAND_HEXES
+from play.journal import PHASE_SETUP
+from simulator.rules.layout import J_PHASE, J_STATE, W_JOURNAL
+from simulator.scoring import decide
+from simulator.state import (
+    BACK_COUNTS,
+    EX_LOC,
+    EX_VALUE,
+    HAND_TERRAIN,
+    HEX_TERRAIN,
+    L_OFF,
+    MAX_SEATS,
+    N_BACKS,
+    N_TERRAIN,
+    P_HAND,
+    P_HAND_T,
+    P_VALUE,
+    PRIV,
+    PRIV_W,
+    PUB_SIZE,
+    SLOT_VALUES,
+    SLOTS,
+    STATE_SIZE,
+    TILE_BACK,
+)
+from strategies.registry import canonical, parse_spec
+from tests.support.capture import ask_seat, capture
+
+SPEC = "search:budget=12,depth=3"
+
+
+@pytest.fixture(scope="module")
+def search_fn():
+    return seat_function(SPEC)
+
+
+def _decisions(case, calls=(3, 25, 60)):
+    settings = Settings(strategies=("greedy",), **case)
+    for call in calls:
+        d = capture(settings, 7, 1, 0, call)
+        if d is not None:
+            yield d
+
+
+# ------------------------------------------------------------------------------ re-entry
+@pytest.mark.parametrize("case", contract.CASES, ids=lambda c: ",".join(
+    f"{k}={v}" for k, v in c.items()))
+def test_the_search_re_enters_every_decision_exactly(search_fn, case):
+    asked = 0
+    for d in _decisions(case):
+        k, row = ask_seat(search_fn, SPEC, d)
+        assert 0 <= k < d.n
+        assert row[M_DECISIONS] == 1 and row[M_FALLBACKS] == 0, (case, d.kind)
+        assert row[M_ITERATIONS] == 12
+        asked += 1
+    assert asked >= 2
+
+
+def test_without_a_journal_it_answers_as_its_rollout_rung(search_fn):
+    d = next(_decisions(dict(players=4), calls=(25,)))
+    W = d.W.copy()
+    W[W_JOURNAL:] = 0                              # no clean point kept
+    k, row = ask_seat(search_fn, SPEC, d, W=W)
+    assert 0 <= k < d.n and row[M_FALLBACKS] == 1 and row[M_ITERATIONS] == 0
+
+
+# ------------------------------------------------------------------------------ R11
+def _still_hidden(d, seat, noise):
+    """The journal's cells still hidden from ``seat`` at the decision, and not needed to
+    re-create it, replaced by noise: the backs of tiles still on the island; after setup,
+    other colours' values. (During setup the values of others' unplaced explorers decide
+    which rows their placing offered, and hands at the clean point decide which defences
+    could be played since: those re-create the decision, and are replaced before the search
+    looks ahead.)"""
+    W = d.W.copy()
+    J = W_JOURNAL + J_STATE
+    for h in ISLAND_HEXES:
+        if d.S[HEX_TERRAIN + h] >= 0:
+            W[J + TILE_BACK + h] = noise.integers(0, N_BACKS)
+    if W[W_JOURNAL + J_PHASE] == PHASE_SETUP:
+        return W
+    for s in range(MAX_SEATS):
+        if s == seat:
+            continue
+        for slot in range(SLOTS):
+            v = noise.integers(1, 7)
+            W[J + EX_VALUE + s * SLOTS + slot] = v
+            W[J + PRIV + s * PRIV_W + P_VALUE + slot] = v
+    return W
+
+
+@pytest.mark.parametrize("case", [dict(players=4), dict(players=6, dolphins=True, squid=True)])
+def test_its_answers_ignore_hidden_information(search_fn, case):
+    noise = np.random.default_rng(3)
+    asked = 0
+    for d in _decisions(case, calls=(5, 30, 45, 70)):
+        want, _ = ask_seat(search_fn, SPEC, d)
+        for _ in range(2):
+            S = contract.rerandomised(d.S, d.seat, noise)
+            got, row = ask_seat(search_fn, SPEC, d, S=S, W=_still_hidden(d, d.seat, noise))
+            assert (got, row[M_FALLBACKS]) == (want, 0)
+        asked += 1
+    assert asked >= 3
+
+
+def _snaps(case, every=7):
+    settings = Settings(strategies=("greedy",), **case)
+    _, snaps, _ = play_logged(settings, 3, 2)
+    return [np.ascontiguousarray(s) for s in snaps[::every]]
+
+
+@pytest.mark.parametrize("case", [dict(players=4), dict(players=5, dolphins=True),
+                                  dict(players=2, squid=True, squid_only=True)])
+def test_determinizing_reads_nothing_hidden_and_deals_a_consistent_world(case):
+    noise = np.random.default_rng(5)
+    tmp = np.zeros(TMP_W, np.int32)
+    for S in _snaps(case):
+        seat = 1
+        worlds = []
+        for source in (S, contract.rerandomised(S, seat, noise)):
+            T = source.copy()
+            rng = np.array([11, 12], np.uint64)
+            determinize(T, np.int64(seat), rng, np.int64(0), tmp)
+            worlds.append(T)
+        a, b = worlds
+        assert np.array_equal(a, b)                # the hidden input made no difference
+        assert np.array_equal(a[:PUB_SIZE], S[:PUB_SIZE])
+        own = slice(PRIV + seat * PRIV_W, PRIV + (seat + 1) * PRIV_W)
+        assert np.array_equal(a[own], S[own])
+        _consistent(a, S, seat)
+
+
+def _consistent(T, S, seat):
+    seats = int(S[0])
+    for s in range(seats):
+        slots = [x for x in range(SLOTS) if S[EX_LOC + s * SLOTS + x] != L_OFF]
+        vals = sorted(int(T[EX_VALUE + s * SLOTS + x]) for x in slots)
+        assert vals == sorted(int(SLOT_VALUES[x]) for x in slots)
+        for x in slots:
+            assert T[PRIV + s * PRIV_W + P_VALUE + x] == T[EX_VALUE + s * SLOTS + x]
+        if s != seat:
+            hand_t = T[PRIV + s * PRIV_W + P_HAND_T:PRIV + s * PRIV_W + P_HAND_T
+                       + N_BACKS * N_TERRAIN].reshape(N_BACKS, N_TERRAIN)
+            assert np.array_equal(hand_t.sum(axis=0),
+                                  S[HAND_TERRAIN + s * N_TERRAIN:HAND_TERRAIN
+                                    + (s + 1) * N_TERRAIN])
+            assert np.array_equal(hand_t.sum(axis=1),
+                                  T[PRIV + s * PRIV_W + P_HAND:PRIV + s * PRIV_W + P_HAND
+                                    + N_BACKS])
+    for t in range(N_TERRAIN):
+        on_island = [int(T[TILE_BACK + h]) for h in ISLAND_HEXES if S[HEX_TERRAIN + h] == t]
+        counts = np.bincount(on_island, minlength=N_BACKS)
+        assert (counts <= BACK_COUNTS[:, t]).all()
+
+
+# ------------------------------------------------------------------------------ rewards
+@pytest.mark.parametrize("case", [dict(players=4), dict(players=5, challenges=(3,)),
+                                  dict(players=2), dict(players=6, tiebreak="shared")])
+def test_win_shares_agree_with_the_scoring_of_tables(case):
+    settings = Settings(strategies=("greedy",), **case)
+    chain = settings.tiebreak == "chain"
+    keys = np.zeros((MAX_SEATS, 4), np.int64)
+    out = np.zeros(3 * MAX_SEATS)
+    for game in range(6):
+        _, _, S = play_logged(settings, 9, game)
+        S = np.ascontiguousarray(S)
+        shares(S, chain, keys, out)
+        rec = simulate(settings, games=1, seed=9, first=game)
+        p = settings.players
+        cols = lambda m: np.array([[sum(rec[f"{m}_{s}"].iloc[0] for s in range(settings.seats)
+                                        if s % p == q) for q in range(p)]])
+        won, _ = decide(cols("score"), cols("rescued"), cols("rescued_value"), cols("turns"),
+                        settings.tiebreak, equal=3 in settings.challenges)
+        want = won[0] / won[0].sum()
+        got = [out[s] for s in range(p)]
+        assert np.allclose(got, want), (game, got, want)
+
+
+def test_the_estimate_is_a_share_that_favours_the_leader():
+    S = _snaps(dict(players=4), every=40)[-1]
+    keys = np.zeros((MAX_SEATS, 4), np.int64)
+    out = np.zeros(3 * MAX_SEATS)
+    estimate(S, 3.0, keys, out)
+    assert np.isclose(out[:4].sum(), 1.0) and (out[:4] > 0).all()
+
+
+# ------------------------------------------------------------------------------ the rung
+def test_search_is_listed_with_its_parameters():
+    s, values = parse_spec("search:budget=64,c=0.5,rollout=random,depth=8")
+    assert s.reenters and values["rollout"] == 0.0
+    assert canonical("search:rollout=greedy,budget=256") == "search"
+    assert canonical("search:rollout=expert") == "search:rollout=expert"
+    with pytest.raises(ValueError, match="rollout='nobody' is not one of random, greedy"):
+        parse_spec("search:rollout=nobody")
+
+
+def test_its_tables_are_the_same_for_any_thread_count():
+    settings = Settings(players=4, strategies=(SPEC, "greedy", "random", SPEC))
+    from play.simulate import numba_threads
+    with numba_threads(1):
+        one = run_records(settings, 5, 0, 6)
+    with numba_threads(2):
+        two = np.concatenate([run_records(settings, 5, 0, 4), run_records(settings, 5, 4, 2)])
+    assert np.array_equal(one, two)
+
+
+def test_a_paired_gain_must_clear_z_standard_errors_to_leave_the_rungs_move():
+    from play import tree as TR
+    n, rounds, budget = 3, 6, 18
+    cells, cap, table = TR.arena_size(budget)
+    A = np.zeros(cells)
+    A[TR.H_SIZE], A[TR.H_CAP], A[TR.H_TABLE] = cells, cap, table
+    R = TR.rounds_at(A)
+    opts = np.zeros((4, 4), np.int32)
+    base = np.array([0.2, 0.5, 0.1, 0.9, 0.3, 0.4])
+    for r in range(rounds):
+        A[R + r * n + 0] = base[r]                      # the rung's move
+        A[R + r * n + 1] = base[r] + 0.05 + 0.001 * r   # better in every world
+        A[R + r * n + 2] = base[r] + (0.3 if r % 2 else -0.28)   # better on average, noisy
+    assert TR.paired_choice(A, 0, opts, n, 0, rounds, 3.0) == 1
+    A[R + 1:R + rounds * n:n] = A[R:R + rounds * n:n]   # no better anywhere: keep the rung's
+    assert TR.paired_choice(A, 0, opts, n, 0, rounds, 3.0) == 0
