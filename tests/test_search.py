@@ -247,3 +247,12 @@ def test_a_paired_gain_must_clear_z_standard_errors_to_leave_the_rungs_move():
     assert TR.paired_choice(A, 0, opts, n, 0, rounds, 3.0) == 1
     A[R + 1:R + rounds * n:n] = A[R:R + rounds * n:n]   # no better anywhere: keep the rung's
     assert TR.paired_choice(A, 0, opts, n, 0, rounds, 3.0) == 0
+
+
+def test_the_listing_names_the_rollout_choices():
+    from tests.support.cli_harness import runner
+    from survive_sim.cli import main
+    r = runner().invoke(main, ["strategies"])
+    assert r.exit_code == 0
+    assert "rollout = greedy  [random, greedy, careful, racer, saboteur, tuned, lookahead, " \
+           "expert]" in r.output
