@@ -54,8 +54,12 @@ def strategies(plugins: Sequence[str | os.PathLike] = ()) -> pd.DataFrame:
             rows.append({**base, "param": None, "default": math.nan, "low": math.nan,
                          "high": math.nan, "doc": ""})
         for p in s.params:
+            doc = p.doc or ""
+            if p.choices:                        # a named choice: its value is a name's index
+                doc += (f" (one of {', '.join(p.choices)}, written by name; default "
+                        f"{p.spell(p.default)})")
             rows.append({**base, "param": p.name, "default": float(p.default),
-                         "low": float(p.low), "high": float(p.high), "doc": p.doc or ""})
+                         "low": float(p.low), "high": float(p.high), "doc": doc})
     table = pd.DataFrame(rows, columns=STRATEGY_COLUMNS)
     for col in ("plugin", "param"):                 # None, not NaN, where there is none
         table[col] = table[col].astype(object).where(table[col].notna(), None)

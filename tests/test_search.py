@@ -254,5 +254,6 @@ def test_the_listing_names_the_rollout_choices():
     from survive_sim.cli import main
     r = runner().invoke(main, ["strategies"])
     assert r.exit_code == 0
-    assert "rollout = greedy  [random, greedy, careful, racer, saboteur, tuned, lookahead, " \
-           "expert]" in r.output
+    assert "rollout = 1  [0, 7]  the rung every seat plays after the tree (one of random, " \
+           "greedy, careful, racer, saboteur, tuned, lookahead, expert, written by name; " \
+           "default greedy)" in r.output

@@ -57,13 +57,5 @@ def strategies(plugins, check):
             click.echo(f"{r.strategy}{where}")
             click.echo(f"    {r.description}")
         if isinstance(r.param, str):
-            choices = _choices(r.strategy, r.param)
-            values = (f"{choices[int(r.default)]}  [{', '.join(choices)}]" if choices
-                      else f"{r.default:g}  [{r.low:g}, {r.high:g}]")
-            click.echo(f"    {r.param} = {values}" + (f"  {r.doc}" if r.doc else ""))
-
-
-def _choices(strategy: str, param: str) -> tuple[str, ...]:
-    """A named choice's names (``search:rollout=greedy``), empty for a number."""
-    from strategies.registry import all_strategies    # loaded already by ``listing``
-    return next((p.choices for p in all_strategies()[strategy].params if p.name == param), ())
+            click.echo(f"    {r.param} = {r.default:g}  [{r.low:g}, {r.high:g}]"
+                       + (f"  {r.doc}" if r.doc else ""))
