@@ -8,6 +8,8 @@ The package is its parts by concept, bottom to top; each imports only the parts 
 * ``store/``: where work is kept and how it is watched: atomic files, run folders, state
   folders, outputs survive-sim may replace, provenance, worker processes, the Dask cluster,
   progress.
+* ``capture``: a question of a real game, captured as a seat function receives it, and put to
+  a seat function again (``survive-sim bench --search``, the search's tests).
 * ``tables/``: a results table as the statistics see it: games per setting, exact sums and
   moments, rotations pooled, balance statistics and summaries.
 * ``verdicts/``: the claims, each with its judge; per-index features and their moments;

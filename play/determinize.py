@@ -28,15 +28,11 @@ from simulator.state import (
     BACKS_REMOVED,
     CH_DIVE,
     CHALLENGES,
-    CR_HEX,
-    CR_SLOTS,
-    CR_SUPPLY,
     DOLPHIN,
     EX_LOC,
     EX_VALUE,
     HAND_TERRAIN,
     HEX_TERRAIN,
-    KIND_COUNT,
     L_OFF,
     L_UNPLACED,
     MAX_EX,
@@ -56,6 +52,7 @@ from simulator.state import (
     TILE_BACK,
     WHALE,
 )
+from strategies.queries import revealed
 
 TMP_W = 2 * SLOTS + N_BACKS
 
@@ -88,18 +85,6 @@ def _shuffle_values(S, s, rng, k, tmp):
     for i in range(m):
         S[EX_VALUE + s * SLOTS + slots[i]] = vals[i]
         S[PRIV + s * PRIV_W + P_VALUE + slots[i]] = vals[i]
-
-
-@hot
-def _revealed(S, kind, back, t):
-    """Tiles of ``back`` and terrain ``t`` the table shows were revealed (pieces out of the
-    supply, lower terrains first: B5.5)."""
-    out = 0
-    for k in range(KIND_COUNT[kind]):
-        out += S[CR_HEX + kind * CR_SLOTS + k] != CR_SUPPLY
-    for lower in range(t):
-        out -= BACK_COUNTS[back, lower]
-    return min(max(out, 0), BACK_COUNTS[back, t])
 
 
 @hot
@@ -158,11 +143,11 @@ def determinize(S, seat, rng, k, tmp):
     for t in range(N_TERRAIN):
         for b in range(N_BACKS):
             pool[b] = BACK_COUNTS[b, t] - S[own + P_HAND_T + b * N_TERRAIN + t]
-        pool[B_SHARK] -= _revealed(S, SHARK, B_SHARK, t)
+        pool[B_SHARK] -= revealed(S, SHARK, B_SHARK, t)
         if S[SQUID_ONLY] == 0:
-            pool[B_WHALE] -= _revealed(S, WHALE, B_WHALE, t)
+            pool[B_WHALE] -= revealed(S, WHALE, B_WHALE, t)
         if dive:
-            pool[B_DOLPHIN] -= _revealed(S, DOLPHIN, B_DOLPHIN, t)
+            pool[B_DOLPHIN] -= revealed(S, DOLPHIN, B_DOLPHIN, t)
         for b in range(N_BACKS):
             pool[b] = max(pool[b], 0)
         red = B_WIND if dive else B_DOLPHIN    # backs from here on go to a hand (B5.6)

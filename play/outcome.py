@@ -9,8 +9,9 @@ the sums over its two colours (B4.5), as ``simulator.scoring`` computes them for
 
 ``estimate`` is the value of a position where a search stops looking ahead (its ``depth``):
 each player's score so far plus, for every explorer still in play, its value times a rough
-chance of getting home from where it stands (the lookahead's potential, ``strategies.queries``,
-without the danger: 100 on an isle, less 10 per movement point still needed, as a fraction).
+chance of getting home from where it stands (the lookahead's potential, ``strategies.queries``:
+100 on an isle, less 10 per movement point still needed, less ``risk`` times the static danger
+of the creatures' next die move where it swims or sails, as a fraction).
 The players' estimates become shares by a softmax at ``temperature`` points, so a clear lead
 counts nearly as a win and a close race as a near tie. ``out`` holds 3 x 6 cells: the shares,
 then scratch, then the estimated points (``blend_scores`` reads them).
@@ -20,6 +21,7 @@ import numpy as np
 from simulator.board import DIST_TO_ACCESS, N_HEX
 from simulator.jit import hot
 from simulator.state import (
+    BOAT_HEX,
     CH_EQUAL,
     CHALLENGES,
     EX_AT,
@@ -37,6 +39,7 @@ from simulator.state import (
     SLOTS,
     TURNS,
 )
+from strategies.queries import Q_BOAT, Q_STAMP, Q_SWIM, danger_maps
 
 
 @hot
@@ -95,25 +98,32 @@ def shares(S, chain, keys, out):
 
 
 @hot
-def _home(S, e):
-    """A rough chance that explorer ``e`` gets home from where it stands."""
+def _home(S, e, danger, risk):
+    """A rough chance that explorer ``e`` gets home from where it stands: less ``risk`` times
+    the static danger where it swims or sails (``danger``: ``queries.danger_maps``, 100 where a
+    creature's die move attacks it, 12 next to that; /100)."""
     loc = S[EX_LOC + e]
     h = S[EX_AT + e]
     if loc == L_SAFE or h >= N_HEX:
         return 1.0
     if loc == L_BOAT:
-        return max(0.9 - 0.1 * DIST_TO_ACCESS[h], 0.05)
+        b = S[BOAT_HEX + h]
+        return max(0.9 - 0.1 * DIST_TO_ACCESS[b] - risk * danger[Q_BOAT + b] / 100.0, 0.05)
     if loc == L_SEA:
-        return max(0.9 - 0.1 * DIST_TO_ACCESS[h], 0.05)
+        return max(0.9 - 0.1 * DIST_TO_ACCESS[h] - risk * danger[Q_SWIM + h] / 100.0, 0.05)
     if loc == L_LAND:
         return max(0.86 - 0.1 * (DIST_TO_ACCESS[h] + 1) + 0.02 * S[HEX_TERRAIN + h], 0.05)
     return 0.0
 
 
 @hot
-def estimate(S, temperature, keys, out):
-    """Each seat's share at a cut-off position (see the module's docstring)."""
+def estimate(S, temperature, keys, out, danger, risk):
+    """Each seat's share at a cut-off position (see the module's docstring); ``danger`` is
+    ``queries.Q_END`` cells of scratch for the danger maps, weighed ``risk``."""
     _keys(S, keys)
+    if risk > 0.0:
+        danger[Q_STAMP] = 0.0                     # marked afresh: the creatures have moved
+        danger_maps(S, danger)
     players = S[N_PLAYERS]
     equal = (S[CHALLENGES] & CH_EQUAL) != 0
     for p in range(players):
@@ -122,7 +132,8 @@ def estimate(S, temperature, keys, out):
         s = e // SLOTS
         loc = S[EX_LOC + e]
         if s < S[N_SEATS] and (loc == L_LAND or loc == L_BOAT or loc == L_SEA):
-            out[MAX_SEATS + s % players] += (1 if equal else S[EX_VALUE + e]) * _home(S, e)
+            out[MAX_SEATS + s % players] += ((1 if equal else S[EX_VALUE + e])
+                                             * _home(S, e, danger, risk))
     for p in range(players):
         out[2 * MAX_SEATS + p] = out[MAX_SEATS + p]
     top = out[MAX_SEATS]

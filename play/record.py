@@ -78,9 +78,11 @@ def _position(S: np.ndarray, seats: int) -> dict:
         explorers.append([e, LOC_NAMES[loc], int(S[EX_AT + e])])
         if loc == L_LOST:
             fates[str(e)] = FATE_NAMES[int(S[EX_FATE + e])]
-    boats = [[int(S[BOAT_HEX + b]), [int(x) for x in S[BOAT_P + 3 * b:BOAT_P + 3 * b + S[BOAT_N + b]]]]
+    boats = [[int(S[BOAT_HEX + b]),
+              [int(x) for x in S[BOAT_P + 3 * b:BOAT_P + 3 * b + S[BOAT_N + b]]]]
              for b in range(N_BOATS)]
-    creatures = {KIND_NAMES[k]: [int(x) for x in S[CR_HEX + k * CR_SLOTS:CR_HEX + k * CR_SLOTS + KIND_COUNT[k]]]
+    creatures = {KIND_NAMES[k]: [int(x) for x in
+                                 S[CR_HEX + k * CR_SLOTS:CR_HEX + k * CR_SLOTS + KIND_COUNT[k]]]
                  for k in range(N_KINDS)}
     hands = [[int(x) for x in S[PRIV + s * PRIV_W + P_HAND:PRIV + s * PRIV_W + P_HAND + N_BACKS]]
              for s in range(seats)]

@@ -36,6 +36,7 @@ from strategies import search as SR
 from strategies import seat_call
 from strategies.api import MEM_W, PAR0
 from strategies.generated import generated_module
+from strategies.queries import Q_END
 from strategies.registry import PLUGIN_CODE, get, param_row
 
 from . import tree as TR
@@ -46,8 +47,9 @@ from .reentry import play_on_function, play_on_signature
 
 ARENA_AT = MAX_SEATS * MEM_W * 8          # bytes: the arena follows the seats' memory rows
 # what the seat's own scratch row counts over a game (read by the tests and the benchmark):
-# decisions asked, decisions answered by the rollout rung instead, iterations run
-M_DECISIONS, M_FALLBACKS, M_ITERATIONS = 0, 1, 2
+# decisions asked, decisions answered by the rollout rung instead, iterations run; and the
+# nodes of the last decision's tree (its root included)
+M_DECISIONS, M_FALLBACKS, M_ITERATIONS, M_NODES = 0, 1, 2, 3
 _VIEWS = seat_call.views()
 state_view = _VIEWS["state_view"]
 board_view = _VIEWS["board_view"]
@@ -73,11 +75,7 @@ def _drive(s_at, opts_at, w_at, rng_at, mem_at, seat, kind, n, fns, play_on, rol
     own[M_DECISIONS] += 1.0
     budget = np.int64(par[SR.P_BUDGET])
     depth = np.int64(par[SR.P_DEPTH])
-    cap = budget + 2
-    table = 1
-    while table < 2 * cap:
-        table *= 2
-    cells = TR.A_NODES + cap * TR.NODE_W + table + budget
+    cells, cap, table = TR.arena_size(budget)
     rows = MAX_SEATS + (cells + MEM_W - 1) // MEM_W
     mem = np.zeros((rows, MEM_W), np.float64)
     A = mem.reshape(rows * MEM_W)[MAX_SEATS * MEM_W:MAX_SEATS * MEM_W + cells]
@@ -102,7 +100,10 @@ def _drive(s_at, opts_at, w_at, rng_at, mem_at, seat, kind, n, fns, play_on, rol
     A[TR.H_ROOT_KIND] = kind
     A[TR.H_ROOT_N] = n
     A[TR.H_C] = par[SR.P_C]
-    A[TR.H_PAIRED] = par[SR.P_PAIRED]
+    paired = par[SR.P_PAIRED] != 0 and par[SR.P_BARE] == 0 and 0 <= preferred < n
+    A[TR.H_PAIRED] = 1.0 if paired else 0.0
+    A[TR.H_BARE] = par[SR.P_BARE]
+    A[TR.H_PLIES] = par[SR.P_PLIES]
     A[TR.H_CHECK] = TR.checksum(S, seat)
     seed = next_u64(rng, RNG_SEAT0 + seat)
     A[TR.H_SEED_LO] = np.float64(seed & np.uint64((1 << 26) - 1))
@@ -119,7 +120,26 @@ def _drive(s_at, opts_at, w_at, rng_at, mem_at, seat, kind, n, fns, play_on, rol
     reward = np.zeros(3 * MAX_SEATS, np.float64)
     temperature = par[SR.P_TEMPERATURE]
     blend = par[SR.P_BLEND]
+    risk = par[SR.P_RISK]
+    danger = np.zeros(Q_END, np.float64)
+    # the paired root: rounds of the options still in ``alive[:m]``, one world per round,
+    # halved down to two (``TR.halve``) in ``phases`` equal parts of the budget; per option
+    # the sums of its gains over the rung's move, of their squares, and the rounds it played,
+    # since the last halving (the ones that chose the survivors do not also test them)
+    alive = np.arange(n)
+    m = n
+    gains = np.zeros((4, n), np.float64)        # the round's rewards, sums, squares, rounds
+    phases = 1
+    while (1 << phases) < n:
+        phases += 1
+    per_phase = budget // phases
+    played = 0                                  # iterations of this phase's whole rounds
+    world = 0
+    slot = 0
     for it in range(budget):
+        if paired:
+            A[TR.H_ROOT_PICK] = alive[slot]
+            A[TR.H_WORLD] = world
         state_at(W, sim)
         streams_at(W, streams)
         for i in range(W_JOURNAL):
@@ -142,12 +162,33 @@ def _drive(s_at, opts_at, w_at, rng_at, mem_at, seat, kind, n, fns, play_on, rol
             shares(sim, chain, keys, reward)
             blend_scores(sim, blend, keys, reward, False)
         else:
-            estimate(sim, temperature, keys, reward)
+            estimate(sim, temperature, keys, reward, danger, risk)
             blend_scores(sim, blend, keys, reward, True)
         TR.backup(A, reward)
-        A[TR.rounds_at(A) + it] = reward[seat]
-    if par[SR.P_PAIRED] != 0 and 0 <= preferred < n:
-        k = TR.paired_choice(A, kind, opts, n, preferred, budget // n, par[SR.P_Z])
+        if paired:
+            gains[0, alive[slot]] = reward[seat]
+            slot += 1
+            if slot == m:                         # a whole round: each option's gain
+                for a in range(m):
+                    i = alive[a]
+                    d = gains[0, i] - gains[0, preferred]
+                    gains[1, i] += d
+                    gains[2, i] += d * d
+                    gains[3, i] += 1.0
+                slot = 0
+                world += 1
+                played += m
+                if m > 2 and played + m > per_phase:
+                    m = TR.halve(alive, m, preferred, gains[1], gains[3])
+                    played = 0
+                    for r in range(1, 4):         # the answer's test: fresh rounds only
+                        for i in range(n):
+                            gains[r, i] = 0.0
+    own[M_NODES] = A[TR.H_NODES]
+    if par[SR.P_BARE] != 0 and A[TR.H_ERR] == 0:  # a benchmark's playouts: the rung's move
+        return preferred
+    if paired:
+        k = TR.paired_choice(alive, m, preferred, gains[1], gains[2], gains[3], par[SR.P_Z])
     else:
         k = TR.most_visited(A, kind, opts, n)
         if A[TR.H_ERR] == 0 and 0 <= preferred < n and (

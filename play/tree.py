@@ -15,10 +15,15 @@ answered by ``tree_ask`` through a seat function (``play.search``):
    same node shares its statistics across worlds); each matched child counts one more
    availability, and the seat to answer picks by UCB on its *own* reward
    (``mean + c * sqrt(ln(availability) / visits)``), or expands one of the options never
-   tried. After an expansion the iteration leaves the tree.
+   tried. After an expansion the iteration leaves the tree; so does it past ``plies`` decisions
+   below the root (``H_PLIES``: 0 keeps the root's options only).
    The option expanded is the rollout rung's own choice when that is untried, else a random
    untried one (``expand``).
 4. **Rollout**: ``tree_ask`` answers -1 and the seat function asks the rollout rung.
+
+A benchmark's bare playouts (``H_BARE``: the rung's ``bare``) skip the tree: 1 plays from the
+re-created real table (the engine's own game from the decision, the speed limit), 2 from a
+drawn world.
 
 The arena is the simulated seats' memory rows followed by ``A_HEAD`` header cells, the prefix,
 the path of the current iteration, the nodes and an open-addressed table from (parent, row)
@@ -37,8 +42,8 @@ from .determinize import determinize
 # header cells
 (H_SIZE, H_MODE, H_CURSOR, H_PREFIX_N, H_OBSERVER, H_ROOT_KIND, H_ROOT_N, H_ERR, H_NODE,
  H_PATH_N, H_NODES, H_CAP, H_TABLE, H_C, H_CHECK, H_CHECKED, H_SEED_LO, H_SEED_HI,
- H_ITER, H_PICK, H_PAIRED) = range(21)
-A_HEAD = 24
+ H_ITER, H_PICK, H_PAIRED, H_BARE, H_PLIES, H_WORLD, H_ROOT_PICK) = range(25)
+A_HEAD = 32
 A_PREFIX = A_HEAD
 PATH_MAX = 512
 A_PATH = A_PREFIX + J_MAX
@@ -52,24 +57,20 @@ ERR_MISMATCH, ERR_PATH = 1, 2
 _MASK = (1 << 52) - 1
 
 
-def arena_size(budget: int) -> tuple[int, int, int]:
-    """(cells, node capacity, table size) for a search of ``budget`` iterations."""
-    cap = int(budget) + 2
+@hot
+def arena_size(budget):
+    """(cells, node capacity, table size) for a search of ``budget`` iterations: one node per
+    iteration (and the root), a table at most half full."""
+    cap = budget + 2
     table = 1
     while table < 2 * cap:
         table *= 2
-    return A_NODES + cap * NODE_W + table + int(budget), cap, table
+    return A_NODES + cap * NODE_W + table, cap, table
 
 
 @hot
 def table_at(A):
     return A_NODES + np.int64(A[H_CAP]) * NODE_W
-
-
-@hot
-def rounds_at(A):
-    """The paired rounds' rewards: the observer's reward in iteration ``i`` at ``i``."""
-    return table_at(A) + np.int64(A[H_TABLE])
 
 
 # the columns of an option row that name the action, per decision kind (``simulator.state``):
@@ -176,8 +177,11 @@ def select(A, rng, k, seat, kind, opts, n):
     """The tree's answer at the current node (``H_NODE``): UCB over the children legal here,
     or, while any is untried, ``EXPAND`` (a random untried row drawn into ``H_PICK``)."""
     v = np.int64(A[H_NODE])
-    if v == 0 and A[H_PAIRED] != 0.0:            # the root's options in turn, on shared worlds
-        i = np.int64(A[H_ITER]) % n
+    if v != 0 and A[H_PATH_N] > A[H_PLIES]:     # below the tree's plies: the rollout rung
+        A[H_MODE] = MODE_ROLLOUT
+        return -1
+    if v == 0 and A[H_PAIRED] != 0.0:            # the option the driver's round plays
+        i = np.int64(A[H_ROOT_PICK])
         j = find(A, 0, kind, opts, i)
         if j < 0:
             j = add(A, 0, kind, opts, i, seat)
@@ -265,31 +269,53 @@ def backup(A, reward):
 
 
 @hot
-def paired_choice(A, kind, opts, n, preferred, rounds, z):
-    """In paired rounds: the option whose mean gain over ``preferred`` (the rollout rung's
-    move), round by round on the same worlds, is largest among those whose gain is at least
-    ``z`` standard errors above zero; ``preferred`` when none is. A best of many noisy means
-    beats the rung's by chance alone (at a setup placement, one of 40): the paired test keeps
-    a move the search cannot tell apart."""
-    R = rounds_at(A)
+def halve(alive, m, preferred, s1, count):
+    """Sequential halving (Karnin, Koren & Somekh 2013) of the paired root: the better half of
+    ``alive[:m]`` by mean paired gain over ``preferred`` (which always stays) moved to the
+    front; returns how many stay."""
+    keep = (m + 1) // 2
+    for a in range(keep):                        # selection sort of the first ``keep``
+        best = a
+        for b in range(a + 1, m):
+            if _gain(s1, count, alive[b]) > _gain(s1, count, alive[best]):
+                best = b
+        t = alive[a]
+        alive[a] = alive[best]
+        alive[best] = t
+    for a in range(keep):
+        if alive[a] == preferred:
+            return keep
+    for b in range(keep, m):                     # the rung's move is the baseline: it stays
+        if alive[b] == preferred:
+            alive[b] = alive[keep - 1]
+            alive[keep - 1] = preferred
+    return keep
+
+
+@hot
+def _gain(s1, count, i):
+    return s1[i] / count[i] if count[i] > 0 else 0.0
+
+
+@hot
+def paired_choice(alive, m, preferred, s1, s2, count, z):
+    """Among the options still in ``alive[:m]``: the one whose mean gain over ``preferred``
+    (the rollout rung's move), round by round on the same worlds, is largest among those whose
+    gain is at least ``z`` standard errors above zero; ``preferred`` when none is. A best of
+    many noisy means beats the rung's by chance alone (at a setup placement, one of 40): the
+    paired test keeps a move the search cannot tell apart."""
     best = preferred
     gain = 0.0
-    if rounds < 2:
-        return best
-    for i in range(n):
-        if i == preferred:
+    for a in range(m):
+        i = alive[a]
+        r = count[i]
+        if i == preferred or r < 2:
             continue
-        m = 0.0
-        for r in range(rounds):
-            m += A[R + r * n + i] - A[R + r * n + preferred]
-        m /= rounds
-        v = 0.0
-        for r in range(rounds):
-            d = A[R + r * n + i] - A[R + r * n + preferred] - m
-            v += d * d
-        se = np.sqrt(v / (rounds - 1) / rounds)
-        if m > gain and (m > z * se):
-            gain = m
+        mean = s1[i] / r
+        var = max(s2[i] / r - mean * mean, 0.0) * r / (r - 1)
+        se = np.sqrt(var / r)
+        if mean > gain and mean > z * se:
+            gain = mean
             best = i
     return best
 
@@ -353,9 +379,14 @@ def tree_ask(S, W, opts, rng, A, seat, kind, n):
         seed = (np.uint64(A[H_SEED_HI]) << np.uint64(26)) ^ np.uint64(A[H_SEED_LO])
         world = np.int64(A[H_ITER])
         if A[H_PAIRED] != 0.0:                   # every option of a round: the same world
-            world //= np.int64(A[H_ROOT_N])
+            world = np.int64(A[H_WORLD])
         seed_streams(rng, seed, world)
-        determinize(S, seat, rng, RNG_SETUP, W[W_JOURNAL:])
+        bare = np.int64(A[H_BARE])
+        if bare != 1:
+            determinize(S, seat, rng, RNG_SETUP, W[W_JOURNAL:])
+        if bare != 0:                            # a benchmark's playout: no tree
+            A[H_MODE] = MODE_ROLLOUT
+            return -1
         A[H_MODE] = MODE_TREE
         A[H_NODE] = 0
         mode = MODE_TREE

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import linecache
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 SCRATCH_W = 1024   # float64 scratch each seat's strategy keeps for the whole game
 PAR_W = 16         # parameters per seat (a strategy declares at most this many)
@@ -96,8 +96,15 @@ def preset(base, tuned: dict[str, float]) -> tuple[Param, ...]:
     unknown = sorted(set(tuned) - known)
     if unknown:
         raise ValueError(f"{base.NAME} has no parameter {', '.join(unknown)}")
-    return tuple(Param(p.name, tuned[p.name], p.low, p.high, f"{p.doc}; {base.NAME}: "
-                       f"{p.default:g}") if p.name in tuned else p for p in base.PARAMS)
+    out = []
+    for p in base.PARAMS:
+        if p.name in tuned:                  # a named choice may be given by its name
+            value = tuned[p.name]
+            value = p.read(value, base.NAME) if isinstance(value, str) else value
+            p = replace(p, default=value,
+                        doc=f"{p.doc}; {base.NAME}: {p.spell(p.default) or f'{p.default:g}'}")
+        out.append(p)
+    return tuple(out)
 
 
 def arguments():

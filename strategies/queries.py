@@ -377,7 +377,7 @@ SUNK_SHARK, SUNK_WHALE, SUNK_BOAT, SUNK_WHIRL, SUNK_DOLPHIN, SUNK_NONE = range(6
 
 
 @hot
-def _revealed(pub, kind, back, t):
+def revealed(pub, kind, back, t):
     """Tiles of ``back`` revealed from terrain ``t``: every piece of ``kind`` out of the supply
     came from one (the pieces match the tiles, B1.3-B1.4, X5.2), and every tile of a lower
     terrain is gone (B5.5)."""
@@ -399,7 +399,7 @@ def back_odds(pub, t):
     Returns the odds of ``SUNK_SHARK`` ... ``SUNK_NONE``, in that order."""
     left = pub[TERRAIN_LEFT + t]
     dive = (pub[CHALLENGES] & CH_DIVE) != 0
-    shark = BACK_COUNTS[B_SHARK, t] - _revealed(pub, SHARK, B_SHARK, t)
+    shark = BACK_COUNTS[B_SHARK, t] - revealed(pub, SHARK, B_SHARK, t)
     whale = 0
     red = 0
     for b in range(B_WIND, B_DEFEND_SHARK + 2):      # wind, move and defend tiles
@@ -407,7 +407,7 @@ def back_odds(pub, t):
     if pub[SQUID_ONLY] != 0:
         red += BACK_COUNTS[B_WHALE, t]               # X7.6: no whale comes (its squid aside)
     else:
-        whale = BACK_COUNTS[B_WHALE, t] - _revealed(pub, WHALE, B_WHALE, t)
+        whale = BACK_COUNTS[B_WHALE, t] - revealed(pub, WHALE, B_WHALE, t)
     dolphin = 0
     if dive:
         dolphin = BACK_COUNTS[B_DOLPHIN, t]

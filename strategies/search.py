@@ -8,8 +8,9 @@ actions shared by all those worlds, every seat choosing by UCB on its own reward
 ``c`` weighs exploration), then plays on with the ``rollout`` rung in every seat for at most
 ``depth`` seat-turns, and backs up each seat's win share (ties split by the setting's
 tie-break) or, where it stopped, a softmax over the players' estimated scores at
-``temperature`` points (``play.outcome``). It answers the most visited action
-(``play.tree``, ``play.search``).
+``temperature`` points (``play.outcome``). It answers the rollout rung's move unless the
+paired rounds at the root (sequential halving over its options) show another better by ``z``
+standard errors; with ``paired=0``, the most visited action (``play.tree``, ``play.search``).
 
 Its seat function lives with the game it plays (``play.search``): this module declares the
 rung and its parameters. ``choose`` is what it answers when asked outside a game, where there
@@ -37,12 +38,20 @@ PARAMS = (
           "the rung every seat plays after the tree", choices=ROLLOUTS),
     Param("depth", 20, 1, 10_000, "seat-turns played from the decision before the cut"),
     Param("temperature", 3, 0.1, 100, "points of estimated score per e-fold at the cut"),
+    Param("risk", 0.3, 0, 10, "weight of creature danger in the estimate at the cut (the "
+          "static danger map, as the lookahead's risk)"),
     Param("blend", 0, 0, 1, "weight of the share of points in the reward (0: win share only)"),
-    Param("paired", 1, 0, 1, "1: the root's options in turn on shared worlds; a move other "
-          "than the rollout rung's only when its paired gain clears z standard errors"),
+    Param("paired", 1, 0, 1, "1: the root's options in rounds on shared worlds, halved down "
+          "to two; a move other than the rollout rung's only when its paired gain clears z "
+          "standard errors"),
     Param("z", 3, 0, 10, "standard errors a paired gain must clear (paired=1)"),
+    Param("plies", 1000, 0, 10_000, "decisions below the root the tree holds (0: the root's "
+          "options only, each played on by the rollout rung)"),
+    Param("bare", 0, 0, 2, "benchmark only: 1 plays the budget's playouts from the real table "
+          "with no tree (the speed limit), 2 on drawn worlds; either answers as the rollout rung"),
 )
-P_BUDGET, P_C, P_ROLLOUT, P_DEPTH, P_TEMPERATURE, P_BLEND, P_PAIRED, P_Z = range(len(PARAMS))
+(P_BUDGET, P_C, P_ROLLOUT, P_DEPTH, P_TEMPERATURE, P_RISK, P_BLEND, P_PAIRED, P_Z,
+ P_PLIES, P_BARE) = range(len(PARAMS))
 MEM_W = SCRATCH_W                 # greedy's cells below, its parameters at the top
 _GREEDY = np.zeros(PAR_W, np.float64)
 _GREEDY[:len(greedy.PARAMS)] = [p.default for p in greedy.PARAMS]

@@ -26,7 +26,9 @@ layers. In a notebook::
   ``tournament`` -- strategies ranked, stopped by an SPRT; ``tune`` -- a strategy's
   parameters searched with CMA-ES;
 * ``replay`` -> a log; ``read_log``, ``check`` (the referee), ``draw``, ``view`` (its page);
-* ``bench``, ``bench_sweep`` -- games per second, and what a sweep costs beyond its games;
+* ``bench``, ``bench_sweep``, ``bench_search``, ``bench_search_games`` -- games per second,
+  what a sweep costs beyond its games, and the search rung's iterations per second and cost
+  per game;
 * ``fairest`` -> ``Fairest``, ``fair_spec``, ``fairest_plan`` -- the fairest boat allocation,
   searched and confirmed for every style of play (``.table``, ``.confirmation``,
   ``.conclusions``, ``.verdicts``, ``.report``).
@@ -38,13 +40,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-__all__ = ["CHARTS", "Fairest", "Run", "Settings", "Study", "bench", "bench_sweep", "check",
+__all__ = ["CHARTS", "Fairest", "Run", "Settings", "Study", "bench", "bench_search",
+           "bench_search_games", "bench_sweep", "check",
            "check_strategy", "draw", "fair_spec", "fairest", "fairest_plan", "read_log",
            "read_table", "replay", "settings", "simulate", "simulate_chunks", "spec",
            "strategies", "studies", "study", "summary", "sweep", "tournament", "tune", "view"]
 
 if TYPE_CHECKING:                                   # for type checkers and editors
-    from .api import (CHARTS, Fairest, Run, Settings, Study, bench, bench_sweep, check,
+    from .api import (CHARTS, Fairest, Run, Settings, Study, bench, bench_search,
+                      bench_search_games, bench_sweep, check,
                       check_strategy, draw, fair_spec, fairest, fairest_plan, read_log,
                       read_table, replay, settings, simulate, simulate_chunks, spec, strategies,
                       studies, study, summary, sweep, tournament, tune, view)

@@ -21,7 +21,8 @@ The functions live in modules by concern, all re-exported here (and lazily by
 * ``runs``: ``spec``, ``sweep`` -> ``Run``, ``studies``, ``study`` -> ``Study``;
 * ``ranking``: ``strategies`` (the list), ``check_strategy`` (the contract on a plug-in
   file), ``tournament``, ``tune``;
-* ``speed``: ``bench``, ``bench_sweep``, ``machine``;
+* ``speed``: ``bench``, ``bench_sweep``, ``bench_search``, ``bench_search_games``,
+  ``machine``;
 * ``fair``: ``fair_spec``, ``fairest`` -> ``Fairest``, ``fairest_plan`` -- the fairest boat
   allocation (docs/fairest.md).
 
@@ -36,11 +37,12 @@ from .games import Settings, replay, settings, simulate, simulate_chunks
 from .logs import check, draw, read_log, view
 from .ranking import check_strategy, strategies, tournament, tune
 from .runs import CHARTS, SETTLE_CAP, Run, Study, spec, studies, study, study_folder, sweep
-from .speed import bench, bench_sweep, machine
+from .speed import bench, bench_search, bench_search_games, bench_sweep, machine
 from .tables import TableError, read_table, summary
 
 __all__ = ["CHARTS", "SETTLE_CAP", "ArgumentError", "Fairest", "Run", "Settings", "Study",
-           "TableError", "bench", "bench_sweep", "check", "check_strategy", "draw", "fair_spec",
+           "TableError", "bench", "bench_search", "bench_search_games", "bench_sweep", "check",
+           "check_strategy", "draw", "fair_spec",
            "fairest", "fairest_plan", "machine", "read_log", "read_table", "replay", "settings",
            "simulate", "simulate_chunks", "spec", "strategies", "studies", "study",
            "study_folder", "summary", "sweep", "tournament", "tune", "view"]

@@ -18,15 +18,26 @@ import numba
 import pandas as pd
 
 import play.simulate as PS          # module attributes: the fuzz harness patches run_records
+from experiments.capture import ask_seat, capture
 from experiments.sweeps import overhead
 from experiments.sweeps.spec import Spec, SpecError, chunk_files_problem
+from play.search import M_ITERATIONS, seat_function
 from play.settings import Settings, SettingsError, parse_player_counts
+from strategies import search as SR
+from strategies.registry import StrategyError, canonical, param_row, parse_spec
 
 from . import checks
 from .games import settings as make_settings
 from .runs import spec
 
 BENCH_COLUMNS = ["players", "strategy", "threads", "games", "best", "slowest"]
+SEARCH_COLUMNS = ["players", "budget", "way", "decisions", "iterations", "best", "slowest"]
+GAME_COLUMNS = ["players", "budget", "seats", "games", "seconds", "slowest"]
+# how ``bench_search`` runs the same iterations: the search itself; its playouts on drawn
+# worlds with no tree (``search:bare=2``); its playouts from the real table with no tree and no
+# worlds (``bare=1``), the engine's own game from the decision: the limit
+SEARCH_WAYS = {"tree": 0, "worlds": 2, "playouts": 1}
+SEARCH_CALLS = (5, 25, 45, 65)          # the questions timed, in turn over the games
 
 
 def machine() -> str:
@@ -205,3 +216,120 @@ def bench_sweep(source: str | os.PathLike | dict | Spec, *, games: int | None = 
         sp = spec(source) if games is None else spec(source, games=games)
     return overhead.measure(sp, repeat=repeat, threads=threads, workers=workers or None,
                             report=report or (lambda line: None))
+
+
+def _search_spec(spec: str, error=SettingsError):
+    """``(canonical spec, parameter row)`` of a strategy that re-enters the game (``search``)."""
+    try:
+        strategy = parse_spec(spec)[0]
+        text = canonical(spec)
+    except StrategyError as e:
+        raise error(str(e), "--search") from None
+    if not strategy.reenters:
+        raise error(f"bench --search times a strategy that re-enters the game (search), got "
+                    f"{spec!r}", "--search")
+    return text, param_row(text)
+
+
+def bench_search(spec: str = "search:rollout=random",
+                 budgets: Sequence[int] = (16, 64, 256, 1024, 4096),
+                 players: str | Sequence[int] = (4, 5, 6), *, decisions: int = 8,
+                 repeat: int = 3, seed: int = 0,
+                 on_row: Callable[[dict], None] | None = None,
+                 started: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """Iterations per second of one search seat, as ``survive-sim bench --search`` measures
+    them: for each player count, ``decisions`` questions of real games
+    (``experiments.capture``: seat 0 of game k, its ``SEARCH_CALLS[k % 4]``-th question, every
+    other seat ``greedy``) are put to the search ``spec`` at each budget, in each of
+    ``SEARCH_WAYS``: ``tree`` (the search), ``worlds`` (the same playouts on drawn worlds, no
+    tree) and ``playouts`` (the same playouts from the real table: the engine's own game from
+    the decision, the limit). One thread. A row per (players, budget, way): ``iterations``
+    over the decisions, ``best`` and ``slowest`` iterations per second of ``repeat`` runs. The tree's overhead over bare
+    playouts is ``best(playouts) / best(tree) - 1``."""
+    E = SettingsError
+    text, row = _search_spec(spec)
+    counts = parse_player_counts(players) if isinstance(players, str) else tuple(players)
+    if not counts:
+        raise E("bench --search needs at least one player count", "--players")
+    budgets = [checks.whole(b, "budget", 1, 100_000, error=E) for b in budgets]
+    if not budgets:
+        raise E("bench --search needs at least one budget", "--budgets")
+    decisions = checks.whole(decisions, "decisions", 1, 1000, error=E)
+    repeat = checks.whole(repeat, "repeat", 1, 100, error=E)
+    seed = checks.seed(seed, error=E)
+    checks.callback(on_row, "on_row", error=E)
+    checks.callback(started, "started", error=E)
+    games = {p: make_settings(p, "greedy") for p in counts}     # checks the counts
+    if started is not None:
+        started(text)
+    fn = seat_function(text)
+    rows = []
+    with PS.numba_threads(1):
+        for p in counts:
+            game = games[p]
+            asked = []
+            for k in range(decisions):
+                d = capture(game, seed, k, 0, SEARCH_CALLS[k % len(SEARCH_CALLS)])
+                asked.append(d if d is not None else capture(game, seed, k, 0, 1))
+            for budget in budgets:
+                for way, bare in SEARCH_WAYS.items():
+                    par = row.copy()
+                    par[SR.P_BUDGET] = budget
+                    par[SR.P_BARE] = bare
+                    times, iterations = [], 0
+                    for _ in range(repeat):
+                        t, iterations = 0.0, 0
+                        for d in asked:
+                            t0 = time.perf_counter()
+                            _, mem = ask_seat(fn, par, d)
+                            t += time.perf_counter() - t0
+                            iterations += int(mem[M_ITERATIONS])
+                        times.append(max(t, 1e-9))
+                    out = {"players": p, "budget": budget, "way": way,
+                           "decisions": len(asked), "iterations": iterations,
+                           "best": iterations / min(times), "slowest": iterations / max(times)}
+                    rows.append(out)
+                    if on_row is not None:
+                        on_row(out)
+    table = pd.DataFrame(rows, columns=SEARCH_COLUMNS)
+    table.attrs["machine"] = machine()
+    table.attrs["spec"] = text
+    return table
+
+
+def bench_search_games(spec: str = "search", players: str | Sequence[int] = (4, 5, 6), *,
+                       games: int = 2, repeat: int = 1, seed: int = 0,
+                       on_row: Callable[[dict], None] | None = None) -> pd.DataFrame:
+    """Seconds per game with one search seat (``spec``, seat 0; its rollout rung in the
+    others) and with ``spec`` in every seat, one thread, ``games`` games per run: a row per
+    (players, seats) with ``seconds`` per game of the best and the slowest of ``repeat``
+    runs."""
+    E = SettingsError
+    text, row = _search_spec(spec)
+    counts = parse_player_counts(players) if isinstance(players, str) else tuple(players)
+    if not counts:
+        raise E("bench --search needs at least one player count", "--players")
+    games = checks.whole(games, "games", 1, 10_000, error=E)
+    repeat = checks.whole(repeat, "repeat", 1, 100, error=E)
+    seed = checks.seed(seed, error=E)
+    checks.callback(on_row, "on_row", error=E)
+    rung = SR.ROLLOUTS[int(row[SR.P_ROLLOUT])]
+    cells = {(p, seats): Settings(players=p, strategies=line) for p in counts
+             for seats, line in (("one", (text,) + (rung,) * (p - 1)), ("every", (text,) * p))}
+    rows = []
+    for (p, seats), st in cells.items():
+        st.strategy_functions                           # compile before timing
+        times = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            PS.simulate(st, games, seed, threads=1)
+            times.append((time.perf_counter() - t0) / games)
+        out = {"players": p, "budget": int(row[SR.P_BUDGET]), "seats": seats, "games": games,
+               "seconds": min(times), "slowest": max(times)}
+        rows.append(out)
+        if on_row is not None:
+            on_row(out)
+    table = pd.DataFrame(rows, columns=GAME_COLUMNS)
+    table.attrs["machine"] = machine()
+    table.attrs["spec"] = text
+    return table

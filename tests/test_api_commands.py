@@ -280,3 +280,19 @@ def test_bench_sweep_returns_the_ratios():
     out = ss.bench_sweep(spec, repeat=1, report=lines.append)
     assert set(out) == {"times", "sweep_over_raw"} and len(out["times"]["raw"]) == 1
     assert len(lines) == 1 and lines[0].startswith("run 1: raw ")
+
+
+def test_bench_search_times_the_tree_against_bare_playouts():
+    rows, spec = [], "search:rollout=random,depth=2"
+    table = ss.bench_search(spec, [3, 6], [4], decisions=2, repeat=1, on_row=rows.append)
+    assert list(table.columns) == ["players", "budget", "way", "decisions", "iterations",
+                                   "best", "slowest"]
+    assert table[["budget", "way"]].values.tolist() == [
+        [b, w] for b in (3, 6) for w in ("tree", "worlds", "playouts")]
+    assert (table["iterations"] == 2 * table["budget"]).all() and len(rows) == 6
+    assert (table["best"] >= table["slowest"]).all() and (table["slowest"] > 0).all()
+    assert table.attrs["spec"] == "search:rollout=random,depth=2"
+    games = ss.bench_search_games("search:budget=2,rollout=random,depth=2", [4], games=1)
+    assert games[["players", "seats", "budget", "games"]].values.tolist() == [
+        [4, "one", 2, 1], [4, "every", 2, 1]]
+    assert (games["seconds"] > 0).all()

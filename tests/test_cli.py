@@ -457,3 +457,19 @@ def test_bench_threads():
     assert r.exit_code == 0, r.output
     head = [line for line in r.stdout.splitlines() if line.strip().startswith("players")][0]
     assert "1 thread " in head and "1 threads" in head
+
+
+def test_bench_search_small():
+    r = invoke("bench", "--search", "search:rollout=random,depth=2", "--budgets", "4",
+               "--players", "4", "--decisions", 2, "--repeat", 1, "--games", 1)
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("machine: ") and "overhead" in lines[2]
+    assert lines[3].split()[:2] == ["4", "4"] and lines[3].split()[5].endswith("%")
+    assert lines[-1].split()[:2] == ["4", "256"] and lines[-1].split()[-1] == "1"
+    for args, words in ((("--search", "greedy"), "re-enters the game"),
+                        (("--search", "search", "--budgets", "x"), "budgets must be"),
+                        (("--search", "search", "--budgets", "0"), "budget must be"),
+                        (("--search", "search", "--challenge", "1"), "leave out --challenge")):
+        bad = invoke("bench", *args)
+        assert bad.exit_code == 2 and words in bad.output and "Traceback" not in bad.output

@@ -19,14 +19,15 @@ import numpy as np
 import pytest
 
 from play import contract
+from experiments.capture import ask_seat, capture
 from play.determinize import TMP_W, determinize
+from play.journal import PHASE_SETUP
 from play.outcome import estimate, shares
 from play.record import play_logged
-from play.search import M_DECISIONS, M_FALLBACKS, M_ITERATIONS, seat_function
+from play.search import M_DECISIONS, M_FALLBACKS, M_ITERATIONS, M_NODES, seat_function
 from play.settings import Settings
 from play.simulate import run_records, simulate
-from simulator.board import ISLAND_HEXES
-from play.journal import PHASE_SETUP
+from simulator.board import ISLAND_HEXES, N_HEX
 from simulator.rules.layout import J_PHASE, J_STATE, W_JOURNAL
 from simulator.scoring import decide
 from simulator.state import (
@@ -47,11 +48,10 @@ from simulator.state import (
     PUB_SIZE,
     SLOT_VALUES,
     SLOTS,
-    STATE_SIZE,
     TILE_BACK,
 )
+from strategies.queries import Q_END, Q_SWIM
 from strategies.registry import canonical, parse_spec
-from tests.support.capture import ask_seat, capture
 
 SPEC = "search:budget=12,depth=3"
 
@@ -207,8 +207,14 @@ def test_the_estimate_is_a_share_that_favours_the_leader():
     S = _snaps(dict(players=4), every=40)[-1]
     keys = np.zeros((MAX_SEATS, 4), np.int64)
     out = np.zeros(3 * MAX_SEATS)
-    estimate(S, 3.0, keys, out)
+    danger = np.zeros(Q_END)
+    estimate(S, 3.0, keys, out, danger, 0.0)
     assert np.isclose(out[:4].sum(), 1.0) and (out[:4] > 0).all()
+    points = out[2 * MAX_SEATS:2 * MAX_SEATS + 4].copy()
+    estimate(S, 3.0, keys, out, danger, 0.5)            # danger only lowers the estimate
+    assert np.isclose(out[:4].sum(), 1.0)
+    assert (out[2 * MAX_SEATS:2 * MAX_SEATS + 4] <= points + 1e-12).all()
+    assert danger[Q_SWIM:Q_SWIM + N_HEX].max() > 0      # the creatures' danger was marked
 
 
 # ------------------------------------------------------------------------------ the rung
@@ -233,27 +239,63 @@ def test_its_tables_are_the_same_for_any_thread_count():
 
 def test_a_paired_gain_must_clear_z_standard_errors_to_leave_the_rungs_move():
     from play import tree as TR
-    n, rounds, budget = 3, 6, 18
-    cells, cap, table = TR.arena_size(budget)
-    A = np.zeros(cells)
-    A[TR.H_SIZE], A[TR.H_CAP], A[TR.H_TABLE] = cells, cap, table
-    R = TR.rounds_at(A)
-    opts = np.zeros((4, 4), np.int32)
+    n, rounds = 3, 6
     base = np.array([0.2, 0.5, 0.1, 0.9, 0.3, 0.4])
-    for r in range(rounds):
-        A[R + r * n + 0] = base[r]                      # the rung's move
-        A[R + r * n + 1] = base[r] + 0.05 + 0.001 * r   # better in every world
-        A[R + r * n + 2] = base[r] + (0.3 if r % 2 else -0.28)   # better on average, noisy
-    assert TR.paired_choice(A, 0, opts, n, 0, rounds, 3.0) == 1
-    A[R + 1:R + rounds * n:n] = A[R:R + rounds * n:n]   # no better anywhere: keep the rung's
-    assert TR.paired_choice(A, 0, opts, n, 0, rounds, 3.0) == 0
+    rewards = np.zeros((rounds, n))
+    rewards[:, 0] = base                                   # the rung's move
+    rewards[:, 1] = base + 0.05 + 0.001 * np.arange(rounds)   # better in every world
+    rewards[:, 2] = base + np.where(np.arange(rounds) % 2, 0.3, -0.28)   # better, noisy
+
+    def sums(r):
+        d = r - r[:, :1]
+        return d.sum(axis=0), (d * d).sum(axis=0), np.full(n, float(len(r)))
+
+    alive = np.arange(n)
+    assert TR.paired_choice(alive, n, 0, *sums(rewards), 3.0) == 1
+    rewards[:, 1] = base                                   # no better anywhere: the rung's
+    assert TR.paired_choice(alive, n, 0, *sums(rewards), 3.0) == 0
+    assert TR.paired_choice(alive, n, 0, *sums(rewards[:1]), 0.0) == 0   # one round: no test
+
+
+def test_halving_keeps_the_better_half_and_the_rungs_move():
+    from play import tree as TR
+    gains = np.array([0.0, -0.3, 0.2, 0.1, -0.1, 0.4, -0.2])
+    count = np.ones(7)
+    alive = np.arange(7)
+    m = TR.halve(alive, 7, 0, gains, count)
+    assert m == 4 and sorted(alive[:4]) == [0, 2, 3, 5]
+    alive = np.arange(7)
+    m = TR.halve(alive, 7, 1, gains, count)            # the worst is the rung's: it stays
+    assert m == 4 and sorted(alive[:4]) == [1, 2, 3, 5] and sorted(alive) == list(range(7))
 
 
 def test_the_listing_names_the_rollout_choices():
-    from tests.support.cli_harness import runner
     from survive_sim.cli import main
+    from tests.support.cli_harness import runner
     r = runner().invoke(main, ["strategies"])
     assert r.exit_code == 0
     assert "rollout = 1  [0, 7]  the rung every seat plays after the tree (one of random, " \
            "greedy, careful, racer, saboteur, tuned, lookahead, expert, written by name; " \
            "default greedy)" in r.output
+
+
+# ------------------------------------------------------------------------------ plies, bare
+def test_a_tree_of_no_plies_holds_the_roots_options_only(search_fn):
+    asked = 0
+    for d in _decisions(dict(players=4), calls=(25, 60)):
+        deep = ask_seat(search_fn, SPEC + ",budget=48,paired=0", d)[1]
+        flat = ask_seat(search_fn, SPEC + ",budget=48,paired=0,plies=0", d)[1]
+        assert flat[M_ITERATIONS] == deep[M_ITERATIONS] == 48
+        assert flat[M_NODES] <= 1 + d.n < deep[M_NODES]
+        asked += 1
+    assert asked == 2
+
+
+@pytest.mark.parametrize("bare", [1, 2])
+def test_bare_playouts_answer_as_the_rollout_rung(search_fn, bare):
+    greedy_fn = seat_function("search:budget=1")          # budget 1: the rung's own move
+    for d in _decisions(dict(players=5, challenges=(1,)), calls=(25, 60)):
+        k, row = ask_seat(search_fn, SPEC + f",bare={bare}", d)
+        want, _ = ask_seat(greedy_fn, "search:budget=1", d)
+        assert k == want
+        assert row[M_ITERATIONS] == 12 and row[M_NODES] == 1 and row[M_FALLBACKS] == 0

@@ -42,9 +42,21 @@ from .progress import compile_note
                    "against the raw engine on the same games, and on a Dask LocalCluster.")
 @click.option("--workers", type=IntRange(min=1), default=None,
               help="With --sweep: Dask worker processes (default 2; needs dask).")
+@click.option("--search", "search_spec", default=None, metavar="SPEC",
+              help="Instead: iterations per second of the search rung SPEC (e.g. "
+                   "search:rollout=random) at each of --budgets on real decisions, as a "
+                   "search, as bare playouts on drawn worlds and as bare playouts from the "
+                   "real table (the limit), with the tree's overhead; then seconds per game "
+                   "with one search seat and with search in every seat (--games games, "
+                   "default 2). Players default to 4,5,6. One thread.")
+@click.option("--budgets", default="16,64,256,1024,4096", show_default=True, metavar="LIST",
+              help="With --search: the budgets timed (comma-separated, each 1-100000).")
+@click.option("--decisions", type=IntRange(min=1, max=1000), default=8, show_default=True,
+              help="With --search: decisions timed per player count.")
 @seed_option
-def bench(games, seconds, repeat, players_list, threads, challenges, dolphins, squid, squid_only,
-          sweep_spec, workers, seed):
+@click.pass_context
+def bench(ctx, games, seconds, repeat, players_list, threads, challenges, dolphins, squid,
+          squid_only, sweep_spec, workers, search_spec, budgets, decisions, seed):
     """Games per second per player count, for `random` and `greedy` in every seat, with one
     thread and with all threads (or --threads). Each cell is the best of --repeat timed runs (as
     timeit reports), with the slowest run shown too: on a shared machine the spread is the
@@ -54,6 +66,14 @@ def bench(games, seconds, repeat, players_list, threads, challenges, dolphins, s
             bad("give an experiment file (or the name of a study that ships with survive-sim)",
                 "--sweep")
         _bench_sweep(sweep_spec, games, repeat, threads, workers)
+        return
+    if search_spec is not None:
+        if challenges or dolphins or squid or squid_only or threads or workers:
+            bad("--search times the base game on one thread: leave out --challenge, "
+                "--dolphins, --squid, --squid-only, --threads and --workers", "--search")
+        given = ctx.get_parameter_source("players_list") != click.core.ParameterSource.DEFAULT
+        _bench_search(search_spec, budgets, players_list if given else "4,5,6", decisions,
+                      repeat, games or 2, seed)
         return
     # a timed run holds its whole table (play.simulate.simulate): refuse what cannot fit
     from survive_sim.checks import GAME_BYTES, memory_available, memory_problem, size_text
@@ -140,3 +160,52 @@ def _bench_sweep(path, games, repeat, threads, workers) -> None:
         best, med = out["dask_over_sweep"]
         click.echo(f"Dask / threaded sweep: {best:.3f} (best runs), {med:.3f} (median of paired "
                    f"runs)")
+
+
+def _bench_search(spec, budgets, players, decisions, repeat, games, seed) -> None:
+    """``bench --search``: ``survive_sim.speed.bench_search`` then ``bench_search_games``, a
+    line per budget as it is measured."""
+    from play.settings import SettingsError
+    from survive_sim.speed import bench_search, bench_search_games, machine
+    try:
+        values = [int(b) for b in budgets.split(",") if b.strip()]
+    except ValueError:
+        bad(f"budgets must be whole numbers 1-100000, comma-separated, got {budgets!r}",
+            "--budgets")
+    lines = {}
+
+    def started(text):                  # the input is checked: say what is timed, and how
+        click.echo(machine())
+        click.echo(f"{text}: iterations per second, one thread, {decisions} decisions of real "
+                   f"games per player count, best of {repeat} runs; overhead = the tree's time "
+                   f"over bare playouts' (from the real table: the limit; on drawn worlds)")
+        click.echo(f"{'players':>7}  {'budget':>6}  {'search':>9}  {'worlds':>9}  "
+                   f"{'playouts':>9}  {'overhead':>8}  {'vs worlds':>9}")
+
+    def on_row(row):                    # the three ways measured: the budget's line
+        ways = lines.setdefault((row["players"], row["budget"]), {})
+        ways[row["way"]] = row["best"]
+        if len(ways) == 3:
+            tree, worlds, bare = ways["tree"], ways["worlds"], ways["playouts"]
+            click.echo(f"{row['players']:>7}  {row['budget']:>6}  {tree:>9,.0f}  "
+                       f"{worlds:>9,.0f}  {bare:>9,.0f}  {bare / tree - 1:>+8.1%}  "
+                       f"{worlds / tree - 1:>+9.1%}")
+
+    def on_game(row):
+        if row["seats"] == "one":
+            click.echo(f"{row['players']:>7}  {row['budget']:>6}  "
+                       f"{row['seconds']:>9.2f}  ", nl=False)
+        else:
+            click.echo(f"{row['seconds']:>9.2f}  {row['games']:>5}")
+
+    try:
+        bench_search(spec, values, players, decisions=decisions, repeat=repeat, seed=seed,
+                     on_row=on_row, started=started)
+        click.echo(f"seconds per game, one thread, seed {seed} (best of {repeat} runs): one "
+                   f"search seat (the others its rollout rung), search in every seat")
+        click.echo(f"{'players':>7}  {'budget':>6}  {'one seat':>9}  {'every':>9}  "
+                   f"{'games':>5}")
+        bench_search_games(spec, players, games=games, repeat=repeat, seed=seed,
+                           on_row=on_game)
+    except SettingsError as e:
+        usage_error(e)

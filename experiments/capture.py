@@ -1,4 +1,5 @@
-"""Decision points of real games, captured as the engine hands them to a seat function.
+"""Decision points of real games, captured as the engine hands them to a seat function: what
+``search``'s tests re-enter and ``survive-sim bench --search`` times.
 
 ``capture(settings, seed, game, seat, call)`` plays one game with the journal on
 (``play.journal``), ``seat`` answered by a capturing seat function that copies, at its
@@ -106,15 +107,16 @@ def capture(settings: Settings, seed: int, game: int, seat: int, call: int) -> D
                     int(_CTL[3]), int(_CTL[4]), int(_CTL[5]))
 
 
-def ask_seat(fn, spec: str, d: Decision, S=None, W=None):
-    """Seat function ``fn`` (a seat of ``spec``) asked ``d``'s question, on copies (``S`` and
-    ``W`` replace the decision's); returns (row, the seat's memory row)."""
+def ask_seat(fn, spec: str | np.ndarray, d: Decision, S=None, W=None):
+    """Seat function ``fn`` (a seat of ``spec``, or of that parameter row) asked ``d``'s
+    question, on copies (``S`` and ``W`` replace the decision's); returns (row, the seat's
+    memory row)."""
     S = np.ascontiguousarray(d.S if S is None else S).copy()
     W = np.ascontiguousarray(d.W if W is None else W).copy()
     opts = d.opts.copy()
     rng = d.rng.copy()
     mem = np.zeros((MAX_SEATS, MEM_W), np.float64)
-    mem[d.seat, PAR0:] = param_row(spec)
+    mem[d.seat, PAR0:] = param_row(spec) if isinstance(spec, str) else spec
     k = fn(S.ctypes.data, opts.ctypes.data, W.ctypes.data, rng.ctypes.data, mem.ctypes.data,
            d.seat, d.kind, d.n)
     return int(k), mem[d.seat].copy()
