@@ -227,13 +227,20 @@ def test_search_is_listed_with_its_parameters():
         parse_spec("search:rollout=nobody")
 
 
-def test_its_tables_are_the_same_for_any_thread_count():
-    settings = Settings(players=4, strategies=(SPEC, "greedy", "random", SPEC))
+@pytest.mark.parametrize("spec", [SPEC, pytest.param("search64:budget=6,depth=1",
+                                                      marks=pytest.mark.slow)])
+def test_its_tables_are_the_same_for_any_thread_count(spec):
+    """More games than one parallel work item (``engine.RUN_BLOCK``), so two threads share
+    them; and cut into chunks at another place."""
+    settings = Settings(players=4, strategies=(spec, "greedy", "random", spec))
+    from play.engine import RUN_BLOCK
     from play.simulate import numba_threads
+    games = RUN_BLOCK + 8
     with numba_threads(1):
-        one = run_records(settings, 5, 0, 6)
+        one = run_records(settings, 5, 0, games)
     with numba_threads(2):
-        two = np.concatenate([run_records(settings, 5, 0, 4), run_records(settings, 5, 4, 2)])
+        two = np.concatenate([run_records(settings, 5, 0, games - 3),
+                              run_records(settings, 5, games - 3, 3)])
     assert np.array_equal(one, two)
 
 
