@@ -231,6 +231,20 @@ def _search_spec(spec: str, error=SettingsError):
     return text, param_row(text)
 
 
+def _search_counts(players) -> tuple[int, ...]:
+    counts = parse_player_counts(players) if isinstance(players, str) else tuple(players)
+    if not counts:
+        raise SettingsError("bench --search needs at least one player count", "--players")
+    return counts
+
+
+def _search_table(rows: list[dict], columns: list[str], spec: str) -> pd.DataFrame:
+    table = pd.DataFrame(rows, columns=columns)
+    table.attrs["machine"] = machine()
+    table.attrs["spec"] = spec
+    return table
+
+
 def bench_search(spec: str = "search:rollout=random",
                  budgets: Sequence[int] = (16, 64, 256, 1024, 4096),
                  players: str | Sequence[int] = (4, 5, 6), *, decisions: int = 8,
@@ -244,13 +258,13 @@ def bench_search(spec: str = "search:rollout=random",
     ``SEARCH_WAYS``: ``tree`` (the search), ``worlds`` (the same playouts on drawn worlds, no
     tree) and ``playouts`` (the same playouts from the real table: the engine's own game from
     the decision, the limit). One thread. A row per (players, budget, way): ``iterations``
-    over the decisions, ``best`` and ``slowest`` iterations per second of ``repeat`` runs. The tree's overhead over bare
-    playouts is ``best(playouts) / best(tree) - 1``."""
+    over the decisions, ``best`` and ``slowest`` iterations per second of ``repeat`` runs.
+    The tree's overhead over bare playouts is ``best(playouts) / best(tree) - 1``. Bad input
+    raises ``SettingsError`` before anything is timed; ``started(spec)`` then gets the
+    canonical spec, ``on_row`` each row as it is measured."""
     E = SettingsError
     text, row = _search_spec(spec)
-    counts = parse_player_counts(players) if isinstance(players, str) else tuple(players)
-    if not counts:
-        raise E("bench --search needs at least one player count", "--players")
+    counts = _search_counts(players)
     budgets = [checks.whole(b, "budget", 1, 100_000, error=E) for b in budgets]
     if not budgets:
         raise E("bench --search needs at least one budget", "--budgets")
@@ -291,10 +305,7 @@ def bench_search(spec: str = "search:rollout=random",
                     rows.append(out)
                     if on_row is not None:
                         on_row(out)
-    table = pd.DataFrame(rows, columns=SEARCH_COLUMNS)
-    table.attrs["machine"] = machine()
-    table.attrs["spec"] = text
-    return table
+    return _search_table(rows, SEARCH_COLUMNS, text)
 
 
 def bench_search_games(spec: str = "search", players: str | Sequence[int] = (4, 5, 6), *,
@@ -306,9 +317,7 @@ def bench_search_games(spec: str = "search", players: str | Sequence[int] = (4, 
     runs."""
     E = SettingsError
     text, row = _search_spec(spec)
-    counts = parse_player_counts(players) if isinstance(players, str) else tuple(players)
-    if not counts:
-        raise E("bench --search needs at least one player count", "--players")
+    counts = _search_counts(players)
     games = checks.whole(games, "games", 1, 10_000, error=E)
     repeat = checks.whole(repeat, "repeat", 1, 100, error=E)
     seed = checks.seed(seed, error=E)
@@ -329,7 +338,4 @@ def bench_search_games(spec: str = "search", players: str | Sequence[int] = (4, 
         rows.append(out)
         if on_row is not None:
             on_row(out)
-    table = pd.DataFrame(rows, columns=GAME_COLUMNS)
-    table.attrs["machine"] = machine()
-    table.attrs["spec"] = text
-    return table
+    return _search_table(rows, GAME_COLUMNS, text)
