@@ -104,6 +104,7 @@ def _drive(s_at, opts_at, w_at, rng_at, mem_at, seat, kind, n, fns, play_on, rol
     A[TR.H_PAIRED] = 1.0 if paired else 0.0
     A[TR.H_BARE] = par[SR.P_BARE]
     A[TR.H_PLIES] = par[SR.P_PLIES]
+    A[TR.H_WIDEN] = par[SR.P_WIDEN]
     A[TR.H_CHECK] = TR.checksum(S, seat)
     seed = next_u64(rng, RNG_SEAT0 + seat)
     A[TR.H_SEED_LO] = np.float64(seed & np.uint64((1 << 26) - 1))

@@ -18,7 +18,11 @@ answered by ``tree_ask`` through a seat function (``play.search``):
    tried. After an expansion the iteration leaves the tree; so does it past ``plies`` decisions
    below the root (``H_PLIES``: 0 keeps the root's options only).
    The option expanded is the rollout rung's own choice when that is untried, else a random
-   untried one (``expand``).
+   untried one (``expand``). With progressive widening (``H_WIDEN`` = alpha > 0, Coulom 2007;
+   Chaslot et al. 2008; Couetoux et al. 2011) a node visited N times grows a new child only
+   while it has fewer than floor(N^alpha) tried ones legal here (at least one): a young node
+   keeps to the rung's move, which is tried first, instead of spreading its visits over every
+   option.
 4. **Rollout**: ``tree_ask`` answers -1 and the seat function asks the rollout rung.
 
 A benchmark's bare playouts (``H_BARE``: the rung's ``bare``) skip the tree: 1 plays from the
@@ -42,7 +46,7 @@ from .determinize import determinize
 # header cells
 (H_SIZE, H_MODE, H_CURSOR, H_PREFIX_N, H_OBSERVER, H_ROOT_KIND, H_ROOT_N, H_ERR, H_NODE,
  H_PATH_N, H_NODES, H_CAP, H_TABLE, H_C, H_CHECK, H_CHECKED, H_SEED_LO, H_SEED_HI,
- H_ITER, H_PICK, H_PAIRED, H_BARE, H_PLIES, H_WORLD, H_ROOT_PICK) = range(25)
+ H_ITER, H_PICK, H_PAIRED, H_BARE, H_PLIES, H_WORLD, H_ROOT_PICK, H_WIDEN) = range(26)
 A_HEAD = 32
 A_PREFIX = A_HEAD
 PATH_MAX = 512
@@ -213,7 +217,7 @@ def select(A, rng, k, seat, kind, opts, n):
         if val > best_val:
             best_val = val
             best = i
-    if untried > 0 and A[H_NODES] < A[H_CAP]:
+    if untried > 0 and A[H_NODES] < A[H_CAP] and _widens(A, v, n - untried):
         A[H_PICK] = pick
         return EXPAND
     if best < 0:                         # the arena is full and nothing here was tried
@@ -223,6 +227,18 @@ def select(A, rng, k, seat, kind, opts, n):
     _push(A, j)
     A[H_NODE] = j
     return best
+
+
+@hot
+def _widens(A, v, tried):
+    """Whether node ``v``, with ``tried`` children legal here, may grow one more: always
+    without progressive widening, else while ``tried < floor(N^alpha)`` (N its visits so far;
+    the root's are the iterations; the first child always)."""
+    alpha = A[H_WIDEN]
+    if alpha <= 0.0 or tried == 0:
+        return True
+    visits = A[H_ITER] if v == 0 else A[_node(A, v) + N_VISITS]
+    return tried < np.floor(max(visits, 1.0) ** alpha)
 
 
 @hot

@@ -47,11 +47,14 @@ PARAMS = (
     Param("z", 3, 0, 10, "standard errors a paired gain must clear (paired=1)"),
     Param("plies", 1000, 0, 10_000, "decisions below the root the tree holds (0: the root's "
           "options only, each played on by the rollout rung)"),
+    Param("widen", 0, 0, 1, "progressive widening: a tree node visited N times tries at most "
+          "floor(N^widen) of its options, the rollout rung's first (0: every option as soon as it "
+          "is reached)"),
     Param("bare", 0, 0, 2, "benchmark only: 1 plays the budget's playouts from the real table "
           "with no tree (the speed limit), 2 on drawn worlds; either answers as the rollout rung"),
 )
 (P_BUDGET, P_C, P_ROLLOUT, P_DEPTH, P_TEMPERATURE, P_RISK, P_BLEND, P_PAIRED, P_Z,
- P_PLIES, P_BARE) = range(len(PARAMS))
+ P_PLIES, P_WIDEN, P_BARE) = range(len(PARAMS))
 MEM_W = SCRATCH_W                 # greedy's cells below, its parameters at the top
 _GREEDY = np.zeros(PAR_W, np.float64)
 _GREEDY[:len(greedy.PARAMS)] = [p.default for p in greedy.PARAMS]

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from play import contract
@@ -298,6 +299,40 @@ def test_a_tree_of_no_plies_holds_the_roots_options_only(search_fn):
     assert asked == 2
 
 
+@pytest.mark.parametrize("alpha, grows", [
+    (0.5, [True, False, False, False, True, False, False, False, False, True]),   # floor(N^0.5)
+    (0.0, [True] * 8 + [False, False])])          # off: every option as it is reached (8 here)
+def test_progressive_widening_grows_a_node_to_floor_visits_to_the_alpha(alpha, grows):
+    from play import tree as TR
+    from simulator.rng import seed_streams
+    from simulator.state import N_STREAMS, OPT_W, RNG_SETUP
+    size, cap, table = TR.arena_size(64)
+    A = np.zeros(size)
+    TR.reset(A, cap, table)
+    A[TR.H_C], A[TR.H_PLIES], A[TR.H_WIDEN] = 0.7, 1000, alpha
+    kind, n = 2, 8
+    opts = np.zeros((n, OPT_W), np.int32)
+    opts[:, 0] = np.arange(n) + 1
+    rng = np.zeros(N_STREAMS, np.uint64)
+    seed_streams(rng, np.uint64(5), 0)
+    preferred = 3
+    for visits, grow in enumerate(grows):          # the root's visits are the iterations
+        A[TR.H_ITER], A[TR.H_NODE], A[TR.H_PATH_N] = visits, 0, 0
+        k = TR.select(A, rng, RNG_SETUP, 0, kind, opts, n)
+        assert (k == TR.EXPAND) == grow, visits
+        if grow:
+            first = TR.expand(A, 0, kind, opts, n, preferred)
+            assert visits > 0 or first == preferred          # the rung's move is the first child
+        else:
+            assert 0 <= k < n and TR.find(A, 0, kind, opts, k) >= 0   # UCB among the tried
+    assert A[TR.H_NODES] - 1 == sum(grows)
+
+
+def test_widening_is_a_parameter_of_the_search():
+    assert canonical("search:widen=0") == "search"
+    assert parse_spec("search:widen=0.5")[1] == {"widen": 0.5}
+
+
 @pytest.mark.parametrize("bare", [1, 2])
 def test_bare_playouts_answer_as_the_rollout_rung(search_fn, bare):
     greedy_fn = seat_function("search:budget=1")          # budget 1: the rung's own move
@@ -306,3 +341,25 @@ def test_bare_playouts_answer_as_the_rollout_rung(search_fn, bare):
         want, _ = ask_seat(greedy_fn, "search:budget=1", d)
         assert k == want
         assert row[M_ITERATIONS] == 12 and row[M_NODES] == 1 and row[M_FALLBACKS] == 0
+
+
+# ------------------------------------------------------------------------------ the curve
+@pytest.mark.slow
+def test_the_strength_curve_example_plays_resumes_and_draws(tmp_path):
+    """examples/strength_curve.py (docs/search.md's curve) on two tiny budgets: one tournament
+    per budget, read back rather than played the second time, then the table and the chart."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    cmd = [sys.executable, str(root / "examples" / "strength_curve.py"), "--out",
+           str(tmp_path), "--players", "4", "--budgets", "1,2", "--indices", "2",
+           "--threads", "1"]
+    first = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    assert first.returncode == 0, first.stderr[-2000:]
+    table = pd.read_csv(tmp_path / "curve.csv")
+    assert table.budget.tolist() == [1, 2] and set(table.indices) == {2}
+    assert ((table.low <= table.share) & (table.share <= table.high)).all()
+    assert (tmp_path / "curve.png").stat().st_size > 10_000
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    assert again.returncode == 0 and pd.read_csv(tmp_path / "curve.csv").equals(table)
