@@ -8,10 +8,11 @@ share (with its 95% interval and n) against the budget (docs/search.md, "The str
 Each tournament is ``survive-sim tournament --strategies search256:budget=B,expert --seed 1
 --no-stop`` (``expert`` named first at 5 or more players: at 5 the search then sits in 2 of
 the 5 seats of every line-up, not 3, the cheaper way round) in ``OUT/pP_bB``: run the same
-command again after an interruption and it resumes; a finished one is read back, not played. ``--draw`` only reads
-the folders already in OUT (any ``pP_bB`` folder, or a link to a tournament of ``search64`` or
-``search256`` against ``expert``). Budget 4,096 costs about 170 s a game at 4 players on one
-core: run the dear budgets in a second process with ``--threads 1`` beside the cheap ones.
+command again after an interruption and it resumes; a finished one is read back, not played.
+``--draw`` only reads the folders already in OUT (any ``pP_bB`` folder, or a link to a
+tournament of ``search64`` or ``search256`` against ``expert``). Budget 4,096 costs about 170 s
+a game at 4 players on one core: run the dear budgets in a second process with ``--threads 1``
+beside the cheap ones. Bad input gets one line and exit code 2.
 """
 from __future__ import annotations
 
@@ -48,11 +49,14 @@ def curve(out: Path) -> pd.DataFrame:
         h2h = pd.read_csv(folder / "head_to_head.csv")
         me = h2h[h2h.opponent == "expert"].iloc[0]
         st = pd.read_csv(folder / "standings.csv").set_index("strategy")
-        rows.append(dict(players=int(m[1]), budget=int(m[2]), share=me.share, low=me.low,
-                         high=me.high, games=int(me.games), indices=int(me.indices),
-                         search_win_share=st.loc[me.strategy, "win_share"],
-                         expert_win_share=st.loc["expert", "win_share"]))
-    return pd.DataFrame(rows).sort_values(["players", "budget"]).reset_index(drop=True)
+        row = {"players": int(m[1]), "budget": int(m[2]), "share": me.share, "low": me.low,
+               "high": me.high, "games": int(me.games), "indices": int(me.indices)}
+        for side, name in (("search", me.strategy), ("expert", "expert")):
+            for c in ("win_share", "low", "high"):
+                row[f"{side}_{c}"] = st.loc[name, c]
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    return table.sort_values(["players", "budget"]).reset_index(drop=True) if rows else table
 
 
 def draw(table: pd.DataFrame, path: Path):
@@ -90,8 +94,25 @@ def draw(table: pd.DataFrame, path: Path):
     fig.savefig(path)
 
 
+def whole(p: Parser, option: str, text: str) -> list[int]:
+    """A comma-separated list of positive whole numbers, or argparse's one-line error."""
+    try:
+        values = [int(x) for x in text.split(",")]
+    except ValueError:
+        values = []
+    if not values or min(values) < 1:
+        p.error(f"{option}: give positive whole numbers separated by commas, e.g. 16,32,64")
+    return values
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        """Bad input: one line and exit code 2 (no usage block)."""
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = Parser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--budgets", default="16,32,64,128,256")
@@ -101,16 +122,27 @@ def main():
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--draw", action="store_true", help="only read OUT and draw")
     a = p.parse_args()
-    a.out.mkdir(parents=True, exist_ok=True)
+    if not 2 <= a.players <= 6:
+        p.error(f"--players: one of 2, 3, 4, 5, 6, got {a.players}")
     if not a.draw:
-        budgets = [int(b) for b in a.budgets.split(",")]
-        indices = [int(n) for n in a.indices.split(",")]
+        budgets, indices = whole(p, "--budgets", a.budgets), whole(p, "--indices", a.indices)
         if len(indices) == 1:
             indices *= len(budgets)
         if len(indices) != len(budgets):
             p.error("--indices: give one number, or one per budget")
-        play(a.out, a.players, budgets, indices, a.threads, a.batch)
-    table = curve(a.out)
+        new = not a.out.exists()
+        a.out.mkdir(parents=True, exist_ok=True)
+        from experiments.tournament import TournamentError
+        from play.settings import SettingsError
+        try:
+            play(a.out, a.players, budgets, indices, a.threads, a.batch)
+        except (TournamentError, SettingsError) as e:
+            if new and not any(a.out.iterdir()):
+                a.out.rmdir()                   # nothing half-written
+            p.error(str(e))
+    table = curve(a.out) if a.out.is_dir() else pd.DataFrame()
+    if table.empty:
+        p.error(f"--out: {a.out} holds no finished tournament folder (pP_bB)")
     table.to_csv(a.out / "curve.csv", index=False)
     with pd.option_context("display.width", 140):
         print(table.to_string(index=False))

@@ -361,5 +361,25 @@ def test_the_strength_curve_example_plays_resumes_and_draws(tmp_path):
     assert table.budget.tolist() == [1, 2] and set(table.indices) == {2}
     assert ((table.low <= table.share) & (table.share <= table.high)).all()
     assert (tmp_path / "curve.png").stat().st_size > 10_000
+    played = {f: f.stat().st_mtime_ns for f in tmp_path.glob("p4_b*/games.parquet")}
+    assert len(played) == 2
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     assert again.returncode == 0 and pd.read_csv(tmp_path / "curve.csv").equals(table)
+    assert {f: f.stat().st_mtime_ns for f in played} == played      # read back, not replayed
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--budgets", "16,x"], "--budgets: give positive whole numbers"),
+    (["--budgets", "16,32", "--indices", "4,4,4"], "--indices: give one number, or one per"),
+    (["--players", "9"], "--players: one of 2, 3, 4, 5, 6, got 9"),
+    (["--draw"], "holds no finished tournament folder")])
+def test_the_strength_curve_example_refuses_bad_input_in_one_line(tmp_path, args, words):
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path / "curve"
+    r = subprocess.run([sys.executable, str(root / "examples" / "strength_curve.py"), "--out",
+                        str(out), *args], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and words in r.stderr and len(r.stderr.splitlines()) == 1
+    assert not out.exists()                                           # nothing written
