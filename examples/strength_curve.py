@@ -1,6 +1,7 @@
 """The search rung's strength curve: ``search256`` at doubling budgets against ``expert``, one
 resumable tournament per budget and player count, then a table and a chart of the head-to-head
-share (with its 95% interval and n) against the budget (docs/search.md, "The strength curve").
+share (with its 95% interval and n) against the budget, and each budget's gain over the one
+below it, paired on the game indices both played (docs/search.md, "The strength curve").
 
     python examples/strength_curve.py --out runs/curve --players 4 --budgets 16,32,64 \\
         --indices 256,256,128
@@ -10,7 +11,7 @@ Each tournament is ``survive-sim tournament --strategies search256:budget=B,expe
 the 5 seats of every line-up, not 3, the cheaper way round) in ``OUT/pP_bB``: run the same
 command again after an interruption and it resumes; a finished one is read back, not played.
 ``--draw`` only reads the folders already in OUT (any ``pP_bB`` folder, or a link to a
-tournament of ``search64`` or ``search256`` against ``expert``). Budget 4,096 costs about 170 s
+tournament of ``search64`` or ``search256`` against ``expert``). Budget 4,096 costs about 220 s
 a game at 4 players on one core: run the dear budgets in a second process with ``--threads 1``
 beside the cheap ones. Bad input gets one line and exit code 2.
 """
@@ -24,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 FOLDER = re.compile(r"p(\d)_b(\d+)$")
+REFERENCE = 256                     # the shipped preset's budget (search256)
 
 
 def play(out: Path, players: int, budgets, indices, threads, batch):
@@ -59,6 +61,58 @@ def curve(out: Path) -> pd.DataFrame:
     return table.sort_values(["players", "budget"]).reset_index(drop=True) if rows else table
 
 
+def per_index(folder: Path) -> pd.Series:
+    """The tournament's head to head per game index (search above ``expert``, ties half, over
+    their player pairs, then over the index's line-ups), read from ``games.parquet`` one row
+    group at a time: sums per index, never the whole run."""
+    import pyarrow.parquet as pq
+    f = pq.ParquetFile(folder / "games.parquet")
+    names = set(f.schema_arrow.names)
+    players = sum(f"standing_{i}" in names for i in range(6))
+    cols = ["game"] + [f"{c}_{i}" for c in ("player_strategy", "standing")
+                       for i in range(players)]
+    total, count = {}, {}
+    for k in range(f.num_row_groups):
+        d = f.read_row_group(k, columns=cols).to_pandas()
+        expert = np.column_stack([d[f"player_strategy_{i}"].astype(str).to_numpy() == "expert"
+                                  for i in range(players)])
+        rank = np.column_stack([d[f"standing_{i}"].to_numpy(int) for i in range(players)])
+        both = ~expert[:, :, None] & expert[:, None, :]
+        above = ((rank[:, :, None] < rank[:, None, :]) & both).sum(axis=(1, 2))
+        level = ((rank[:, :, None] == rank[:, None, :]) & both).sum(axis=(1, 2))
+        y = (above + 0.5 * level) / both.sum(axis=(1, 2))
+        for g, v in zip(d.game.to_numpy(), y):
+            total[g] = total.get(g, 0.0) + v
+            count[g] = count.get(g, 0) + 1
+    return pd.Series({g: total[g] / count[g] for g in sorted(total)}, dtype=float)
+
+
+def gains(out: Path, table: pd.DataFrame, reference: int = REFERENCE) -> pd.DataFrame:
+    """Each budget against the next smaller one at the same player count (``step``), and
+    each budget above ``reference`` against it (``against 256``: is any budget stronger than
+    the shipped preset's?), paired on the game indices both played (the same games: seed
+    1): the mean gain in head-to-head share with its 95% interval over those indices."""
+    from experiments.tables.moments import bounded_mean_ci
+    rows = []
+    for players, t in table.groupby("players"):
+        budgets = t.budget.tolist()
+        share = {b: per_index(out / f"p{players}_b{b}") for b in budgets}
+        pairs = [("step", a, b) for a, b in zip(budgets, budgets[1:])]
+        if reference in budgets:
+            steps = {(a, b) for _, a, b in pairs}
+            pairs += [(f"against {reference}", reference, b) for b in budgets
+                      if b > reference and (reference, b) not in steps]
+        for kind, small, big in pairs:
+            a, b = share[small], share[big]
+            common = a.index.intersection(b.index)
+            mean, low, high, n, _ = bounded_mean_ci(b[common].to_numpy() - a[common].to_numpy(),
+                                                    -1.0, 1.0)
+            rows.append({"players": players, "kind": kind, "from": small, "to": big,
+                         "gain": mean, "low": low, "high": high, "indices": n})
+    return pd.DataFrame(rows, columns=["players", "kind", "from", "to", "gain", "low", "high",
+                                       "indices"])
+
+
 def draw(table: pd.DataFrame, path: Path):
     from reports.charts.style import MARKERS, SERIES, Chart, chart
 
@@ -68,14 +122,20 @@ def draw(table: pd.DataFrame, path: Path):
         ax = c.body.subplots()
         handles = {}
         for k, (players, t) in enumerate(table.groupby("players")):
-            x = t.budget.to_numpy() * (1.0 + 0.04 * (k - 0.5))       # side by side
+            x = t.budget.to_numpy() * (1.0 + 0.05 * (k - 1))           # side by side
             y = t.share.to_numpy()
             err = np.vstack([y - t.low.to_numpy(), t.high.to_numpy() - y])
             handles[f"{players} players"] = ax.errorbar(
                 x, y, yerr=err, color=SERIES[k], marker=MARKERS[k], capsize=3, lw=1.5)
-            for xi, yi, n in zip(x, t.high.to_numpy(), t.indices.to_numpy()):
-                ax.annotate(f"n={n}", (xi, yi), textcoords="offset points", xytext=(0, 4),
-                            ha="center", fontsize=7.5, color=SERIES[k])
+            # n beside each point: the first count's over its bars, the second's under them,
+            # the third's to the right of its point
+            where = k % 3
+            ends = (t.high if where == 0 else t.low if where == 1 else t.share).to_numpy()
+            offset, va, ha = [((0, 4), "bottom", "center"), ((0, -4), "top", "center"),
+                              ((5, 0), "center", "left")][where]
+            for xi, yi, n in zip(x, ends, t.indices.to_numpy()):
+                ax.annotate(f"n={n}", (xi, yi), textcoords="offset points", xytext=offset,
+                            va=va, ha=ha, fontsize=7.5, color=SERIES[k])
         ax.axhline(0.5, color="#555555", lw=1, ls="--")
         ax.set_xscale("log", base=2)
         budgets = sorted(table.budget.unique())
@@ -85,10 +145,10 @@ def draw(table: pd.DataFrame, path: Path):
         ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
         return c.finish(
             "search256 at each budget against expert: the share of games it finishes above",
-            "Head to head in one tournament per point: search256:budget=B and expert, two "
-            "seats each at 4 players (three expert at 5), every rotation on the same game "
-            "indices (seed 1). Bars: 95% intervals over n game indices; dashed: as strong as "
-            "expert. For these bots only.", handles)
+            "Head to head in one tournament per point: search256:budget=B and expert "
+            "alternating round the table (search in two seats of 4, two of 5, three of 6), "
+            "every rotation on the same game indices (seed 1). Bars: 95% intervals over n "
+            "game indices; dashed: as strong as expert. For these bots only.", handles)
 
     fig = make()
     fig.savefig(path)
@@ -143,11 +203,16 @@ def main():
     table = curve(a.out) if a.out.is_dir() else pd.DataFrame()
     if table.empty:
         p.error(f"--out: {a.out} holds no finished tournament folder (pP_bB)")
+    steps = gains(a.out, table)
     table.to_csv(a.out / "curve.csv", index=False)
+    steps.to_csv(a.out / "gains.csv", index=False)
     with pd.option_context("display.width", 140):
         print(table.to_string(index=False))
+        print("\neach budget over the one below it (step) and over the shipped preset's "
+              f"budget {REFERENCE} (against {REFERENCE}), paired on their common game indices:")
+        print(steps.to_string(index=False))
     draw(table, a.out / "curve.png")
-    print(f"wrote {a.out / 'curve.csv'} and {a.out / 'curve.png'}")
+    print(f"wrote {a.out / 'curve.csv'}, {a.out / 'gains.csv'} and {a.out / 'curve.png'}")
 
 
 if __name__ == "__main__":

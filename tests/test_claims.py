@@ -167,6 +167,26 @@ def test_s1c_overcompensation_is_not_flatter():
     assert s1c.verdict == "refuted" and s1c.high < 0
 
 
+def test_s1c_without_a_flat_spread_shown_prints_no_ratio():
+    """Second review: with flat boats' spread not shown above 0 (a few games), the point
+    estimate 1 - rules / flat divided by a spread of about 1e-18 and printed
+    -200159983438688512% removed. Without a bounded interval there is no point estimate."""
+    from reports.report import _effect as effect_text
+    rng = np.random.default_rng(8)
+    unbounded = 0
+    for _ in range(8):
+        data = (C.synthetic("p6-rules", 6, 4, np.full(6, 1 / 6), rng=rng, allocation="rules")
+                + C.synthetic("p6-flat", 6, 4, np.full(6, 1 / 6), rng=rng, allocation="flat"))
+        s1c = judge(from_data(data), {"S1b": {}}).query("claim == 'S1c'").iloc[0]
+        assert np.isnan(s1c.low) == np.isnan(s1c.effect)
+        if np.isnan(s1c.low):
+            unbounded += 1
+            assert s1c.verdict == "inconclusive" and effect_text(s1c) == "–"
+        else:
+            assert np.isfinite(s1c.effect)
+    assert unbounded > 0
+
+
 def test_s1b_brings_the_flatter_comparison(real):
     df = pd.concat([synthetic(real, RULES5, 4000, [0.2] * 5, seed=1),
                     synthetic(real, FLAT5, 4000, [0.3, 0.25, 0.2, 0.15, 0.1], seed=1)])

@@ -320,3 +320,27 @@ def test_a_resumed_sweep_counts_what_is_there(tmp_path, monkeypatch):
     quiet = invoke("sweep", "--players", 3, "--games", 400, "--chunk", 100, "--out", out,
                    "--no-progress")
     assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
+def test_loading_the_engine_plays_its_one_game_with_searching_seats_at_budget_1():
+    """``load_engine`` plays one game to read the cache; with ``search256:budget=4096`` seats
+    that game took minutes and was thrown away. It now plays the same settings with every
+    searching seat at budget 1 (the same compiled code: the budget is data), every other
+    parameter and seat kept."""
+    from play.settings import Settings
+    from survive_sim.cli.progress import warm_settings
+    s = Settings(players=4, strategies=("search256:budget=4096", "expert") * 2, boats=(1, 2, 2, 3))
+    w = warm_settings(s)
+    assert w.strategies == ("search256:budget=1", "expert") * 2
+    assert w.boats == s.boats and w.players == s.players
+    tree = Settings(players=5, strategies=("search:rollout=expert,depth=4,budget=64,c=1",))
+    assert set(warm_settings(tree).strategies) == {"search:budget=1,c=1,rollout=expert,depth=4"}
+    plain = Settings(players=4, strategies=("greedy", "racer", "tuned", "expert"))
+    assert warm_settings(plain) is plain
+
+
+def test_a_slow_rate_keeps_two_significant_digits():
+    """A search tournament played 20 games in 2,610 s and printed "0 games/s"."""
+    from survive_sim.cli.progress import rate_text
+    assert rate_text(20 / 2610.13) == "0.0077"
+    assert rate_text(3.25) == "3.2" and rate_text(3839.4) == "3,839"

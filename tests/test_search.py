@@ -361,6 +361,17 @@ def test_the_strength_curve_example_plays_resumes_and_draws(tmp_path):
     assert table.budget.tolist() == [1, 2] and set(table.indices) == {2}
     assert ((table.low <= table.share) & (table.share <= table.high)).all()
     assert (tmp_path / "curve.png").stat().st_size > 10_000
+    steps = pd.read_csv(tmp_path / "gains.csv")                     # paired on common indices
+    assert steps[["players", "from", "to", "indices"]].values.tolist() == [[4, 1, 2, 2]]
+    assert (steps.low <= steps.gain).all() and (steps.gain <= steps.high).all()
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("strength_curve",
+                                                  root / "examples" / "strength_curve.py")
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    for budget, share in zip(table.budget, table.share):            # the tournament's own
+        assert example.per_index(tmp_path / f"p4_b{budget}").mean() == pytest.approx(share)
+    assert steps.gain[0] == pytest.approx(table.share[1] - table.share[0])
     played = {f: f.stat().st_mtime_ns for f in tmp_path.glob("p4_b*/games.parquet")}
     assert len(played) == 2
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=900)

@@ -85,6 +85,11 @@ def test_tournament_resumes_after_kill_9_with_equal_results(tmp_path):
     r = run_process(*TOUR, "--out", "k", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "resumed: " in r.stderr
+    timing = json.loads((tmp_path / "k" / "tournament.json").read_text())["timing"]
+    played = json.loads((tmp_path / "k" / "tournament.json").read_text())["games_played"]
+    assert timing["games_read_back"] > 0                       # the speed is of this run's own
+    assert timing["games_timed"] + timing["games_read_back"] == played
+    assert timing["games_per_second"] == timing["games_timed"] / timing["seconds"]
     run_process(*TOUR, "--out", "u", "--no-progress", cwd=tmp_path)
     assert tour_results(tmp_path / "k") == tour_results(tmp_path / "u")
     no_leftovers(tmp_path, "k", "u")                 # no .k.partial, no .k.tmp-XXXX

@@ -347,6 +347,7 @@ class Folder:
         result.standings.to_csv(self.tmp / "standings.csv", index=False)
         result.head_to_head.to_csv(self.tmp / "head_to_head.csv", index=False)
         (self.tmp / "README.md").write_text(markdown(result), encoding="utf-8")
+        result.resumed, result.resumed_games = self.resumed, self.resumed_games
         meta = manifest(result)
         if self.ident is not None:
             meta["plugins"] = self.ident["plugins"]
@@ -474,6 +475,11 @@ def manifest(result: Result) -> dict:
                        "order": "game index, then line-up; rank = standing, ties equal"},
             "source_hash": simulator.SOURCE_HASH, "versions": v,
             "timing": {"seconds": result.seconds, "seconds_playing": result.seconds_playing,
-                       "games_per_second": result.games_played / max(result.seconds, 1e-9)}}
+                       # this run's own games: those read back from an interrupted run's
+                       # saved batches took none of these seconds
+                       "games_timed": result.games_played - result.resumed_games,
+                       "games_read_back": result.resumed_games,
+                       "games_per_second": (result.games_played - result.resumed_games)
+                       / max(result.seconds, 1e-9)}}
 
 

@@ -58,7 +58,9 @@ def duration(seconds: float) -> str:
     return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
-def _rate(r: float) -> str:
+def rate_text(r: float) -> str:
+    """A rate for people: whole numbers from 10 up, one decimal from 1, else two significant
+    digits (a search tournament's 0.0077 games/s is not "0 games/s")."""
     return f"{r:,.0f}" if r >= 10 else f"{r:.1f}" if r >= 1 else f"{r:.2g}"
 
 
@@ -286,7 +288,7 @@ class Progress:
         played = self.done - self.initial
         rate = played / elapsed if played > 0 and elapsed > 0 else None
         if rate is not None:
-            out += f", {_rate(rate)} {units}/s"
+            out += f", {rate_text(rate)} {units}/s"
         if not final and self._total is not None and self.done < self._total:
             out += (f", ETA {duration((self._total - self.done) / rate)}" if rate
                     else ", ETA unknown")
@@ -376,7 +378,34 @@ def load_engine(progress: Progress, settings, threads: int | None = None,
         compile_apart(names, progress.note)
     progress.begin("loading the engine")
     with numba_threads(threads):
-        run_records(settings, 0, 0, 1)
+        run_records(warm_settings(settings), 0, 0, 1)
+
+
+def warm_settings(settings):
+    """The settings ``load_engine`` plays its one game with: ``settings`` with every seat that
+    searches (re-enters the game and has a ``budget``) at budget 1. The code is the same
+    (the budget is data), but a game of ``search256:budget=4096`` takes minutes that loading
+    would throw away; at budget 1 it costs about two games of its rollout rung."""
+    import dataclasses
+
+    from strategies.registry import StrategyError, parse_spec
+    specs = []
+    for spec in settings.strategies:
+        try:
+            s, values = parse_spec(spec)
+        except StrategyError:
+            specs.append(spec)
+            continue
+        if not s.reenters or "budget" not in {p.name for p in s.params}:
+            specs.append(spec)
+            continue
+        values["budget"] = 1.0
+        specs.append(s.name + ":" + ",".join(
+            f"{p.name}={p.spell(values[p.name]) or repr(float(values[p.name]))}"
+            for p in s.params if p.name in values))
+    if tuple(specs) == tuple(settings.strategies):
+        return settings
+    return dataclasses.replace(settings, strategies=tuple(specs))
 
 
 def _uncached_builtins(specs) -> list[str]:

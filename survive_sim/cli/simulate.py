@@ -32,7 +32,7 @@ from .options import (
     settings_from,
     strategies_option,
 )
-from .progress import Progress, compile_note, threads_used
+from .progress import Progress, compile_note, rate_text, threads_used
 
 MAX_CHUNK = 200_000                  # games per chunk at most (~400 MB): progress stays lively
 
@@ -121,7 +121,7 @@ def simulate(players, games, seed, strategies, plugins, out, first, threads, chu
                           challenges_label(settings), settings.squid, settings.squid_only, seed,
                           f"{first}..{first + games - 1}"))
     click.echo(format_summary(totals.table()))
-    click.echo(f"speed: {games} games in {played:.2f} s = {games / max(played, 1e-9):,.0f} "
+    click.echo(f"speed: {games} games in {played:.2f} s = {rate_text(games / max(played, 1e-9))} "
                f"games/s on {threads_used(threads)} thread(s)")
     if writer is not None:
         click.echo(f"wrote {out} ({writer.games} games x {writer.columns} columns)")

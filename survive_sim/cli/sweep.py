@@ -340,14 +340,14 @@ def played_text(outcome) -> str:
     time, and per second of the whole call (loading or compiling the engine and checking the
     chunk files already there included). The progress bar's rate is neither: it counts games
     per setting (twins included) per second of playing."""
-    from .progress import duration
+    from .progress import duration, rate_text
     played, written = outcome.games_played, outcome.games_written
     text = f"{played:,} played now"
     if written > played:
         text += f", recounted as {written:,} games of the settings that share them"
     if played:
-        text += (f"; {played / max(outcome.seconds_playing, 1e-9):,.0f} games/s in the engine, "
-                 f"{played / max(outcome.seconds, 1e-9):,.0f} games/s over the whole "
+        text += (f"; {rate_text(played / max(outcome.seconds_playing, 1e-9))} games/s in the "
+                 f"engine, {rate_text(played / max(outcome.seconds, 1e-9))} games/s over the whole "
                  f"{duration(outcome.seconds)} (loading the engine and checking the folder "
                  f"included)")
     return text

@@ -17,7 +17,7 @@ from .options import (
     seed_option,
     usage_error,
 )
-from .progress import Progress, compile_note, load_engine, threads_used
+from .progress import Progress, compile_note, load_engine, rate_text, threads_used
 
 OPEN01 = FloatRange(0, 1, min_open=True, max_open=True)
 
@@ -101,8 +101,8 @@ def tournament(strategies, players, games, out, seed, threads, batch, alpha, bet
     click.echo(text(result))
     played = result.games_played - result.resumed_games       # this run's own games
     click.echo(f"speed: {played:,} games in {result.seconds:.2f} s = "
-               f"{played / max(result.seconds, 1e-9):,.0f} games/s in all "
-               f"({played / max(result.seconds_playing, 1e-9):,.0f} games/s in the "
+               f"{rate_text(played / max(result.seconds, 1e-9))} games/s in all "
+               f"({rate_text(played / max(result.seconds_playing, 1e-9))} games/s in the "
                f"engine) on {threads_used(threads)} thread(s)"
                + (f"; {result.resumed_games:,} games read back" if result.resumed else ""))
     click.echo(f"wrote {out} (standings.csv, head_to_head.csv, games.parquet, "

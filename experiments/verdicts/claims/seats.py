@@ -175,13 +175,14 @@ def spread_removed_by_boats(cat, pair: tuple[Entry, Entry], p, alpha=ALPHA,
              games_for(bounded, abs(q_flat), alpha, nxt, 0.9)]
     need = None if None in parts else max(parts)
     p_support = p_above(line, 0.0, look)
-    removed = 1 - q_rules / q_flat if q_flat > 0 else math.nan
-    if rho is None:                 # flat boats' spread not shown above 0 (yet)
-        dec = D.Decision(D.INCONCLUSIVE, removed, math.nan, math.nan, m, p_support, need)
+    if rho is None:                 # flat boats' spread not shown above 0 (yet): the ratio
+        # has no point estimate worth printing (its denominator may be 1e-18 less noise)
+        dec = D.Decision(D.INCONCLUSIVE, math.nan, math.nan, math.nan, m, p_support, need)
         detail += "; flat boats' spread is not yet shown above 0: no bounded interval"
     else:
         lo, hi = 1 - rho[1], 1 - rho[0]
-        dec = D.Decision(D.direction_verdict(lo, hi, tol), removed, lo, hi, m, p_support,
+        dec = D.Decision(D.direction_verdict(lo, hi, tol), 1 - q_rules / q_flat, lo, hi, m,
+                         p_support,
                          need)
     return Found(f"{scope_of(a)}, against flat boats", detail, dec,
                  "share of flat boats' squared seat spread that the rules' boats remove "
