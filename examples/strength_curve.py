@@ -11,9 +11,9 @@ Each tournament is ``survive-sim tournament --strategies search256:budget=B,expe
 the 5 seats of every line-up, not 3, the cheaper way round) in ``OUT/pP_bB``: run the same
 command again after an interruption and it resumes; a finished one is read back, not played.
 ``--draw`` only reads the folders already in OUT (any ``pP_bB`` folder, or a link to a
-tournament of ``search64`` or ``search256`` against ``expert``). Budget 4,096 costs about 220 s
-a game at 4 players on one core: run the dear budgets in a second process with ``--threads 1``
-beside the cheap ones. Bad input gets one line and exit code 2.
+tournament of ``search64`` or ``search256`` against ``expert``). Budget 4,096 costs about 3
+minutes a game at 4 players on one core: run the dear budgets in a second process with
+``--threads 1`` beside the cheap ones. Bad input gets one line and exit code 2.
 """
 from __future__ import annotations
 
