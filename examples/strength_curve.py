@@ -63,28 +63,28 @@ def curve(out: Path) -> pd.DataFrame:
 
 def per_index(folder: Path) -> pd.Series:
     """The tournament's head to head per game index (search above ``expert``, ties half, over
-    their player pairs, then over the index's line-ups), read from ``games.parquet`` one row
-    group at a time: sums per index, never the whole run."""
+    their player pairs: ``pair_shares``, the tournament's own count; then the mean over the
+    index's line-ups), read from ``games.parquet`` one row group at a time: sums per index,
+    never the whole run."""
     import pyarrow.parquet as pq
+
+    from experiments.tournament.stats import pair_shares
     f = pq.ParquetFile(folder / "games.parquet")
     names = set(f.schema_arrow.names)
     players = sum(f"standing_{i}" in names for i in range(6))
     cols = ["game"] + [f"{c}_{i}" for c in ("player_strategy", "standing")
                        for i in range(players)]
-    total, count = {}, {}
+    sums = []
     for k in range(f.num_row_groups):
         d = f.read_row_group(k, columns=cols).to_pandas()
-        expert = np.column_stack([d[f"player_strategy_{i}"].astype(str).to_numpy() == "expert"
-                                  for i in range(players)])
+        strat = np.column_stack([d[f"player_strategy_{i}"].astype(str).to_numpy() == "expert"
+                                 for i in range(players)]).astype(int)     # 0 search, 1 expert
         rank = np.column_stack([d[f"standing_{i}"].to_numpy(int) for i in range(players)])
-        both = ~expert[:, :, None] & expert[:, None, :]
-        above = ((rank[:, :, None] < rank[:, None, :]) & both).sum(axis=(1, 2))
-        level = ((rank[:, :, None] == rank[:, None, :]) & both).sum(axis=(1, 2))
-        y = (above + 0.5 * level) / both.sum(axis=(1, 2))
-        for g, v in zip(d.game.to_numpy(), y):
-            total[g] = total.get(g, 0.0) + v
-            count[g] = count.get(g, 0) + 1
-    return pd.Series({g: total[g] / count[g] for g in sorted(total)}, dtype=float)
+        _, above, tied = pair_shares(strat, rank, 0, 1)
+        y = pd.Series(above + 0.5 * tied, index=d.game.to_numpy())
+        sums.append(y.groupby(level=0).agg(["sum", "count"]))
+    total = pd.concat(sums).groupby(level=0).sum()
+    return (total["sum"] / total["count"]).astype(float)
 
 
 def gains(out: Path, table: pd.DataFrame, reference: int = REFERENCE) -> pd.DataFrame:

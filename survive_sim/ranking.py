@@ -152,8 +152,7 @@ def tournament(strategies: str | Sequence[str], games: int, *, players: int = 4,
             started(t)
         result = T.play(t, threads, on_batch=f.write_games, watch=watch, store=f)
         watching(watch).begin(f"writing {out}")
-        f.finish(result)
-    result.resumed, result.resumed_games = folder.resumed, folder.resumed_games
+        f.finish(result)                            # (sets result.resumed, resumed_games)
     result.resumed_from = folder.partial.name if folder.resumed else None
     return result
 

@@ -227,7 +227,14 @@ def pair_values(games: Games, a: int, b: int) -> tuple[np.ndarray, np.ndarray, n
     """``(present, above, tied)`` per game for strategies ``a`` and ``b``: the share of their
     player pairs (one each unless the list was repeated) where ``a`` finished above, and
     level with, ``b``."""
-    strat, rank = games.strat, games.rank
+    return pair_shares(games.strat, games.rank, a, b)
+
+
+def pair_shares(strat: np.ndarray, rank: np.ndarray, a: int, b: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``pair_values`` on ``(n, P)`` arrays of every player's strategy index and standing
+    (1 = first, ties equal): also for games read back from a tournament's ``games.parquet``
+    (``examples/strength_curve.py``)."""
     ma, mb = strat == a, strat == b
     pairs = ma.sum(axis=1) * mb.sum(axis=1)
     present = pairs > 0

@@ -182,8 +182,7 @@ def spread_removed_by_boats(cat, pair: tuple[Entry, Entry], p, alpha=ALPHA,
     else:
         lo, hi = 1 - rho[1], 1 - rho[0]
         dec = D.Decision(D.direction_verdict(lo, hi, tol), 1 - q_rules / q_flat, lo, hi, m,
-                         p_support,
-                         need)
+                         p_support, need)
     return Found(f"{scope_of(a)}, against flat boats", detail, dec,
                  "share of flat boats' squared seat spread that the rules' boats remove "
                  "(Fieller's interval over paired game indices)")
