@@ -31,7 +31,7 @@ from experiments.store.provenance import commit_text
 from experiments.tables.rotations import pooled_label, rotation_of, rotations
 from experiments.store.runs import RunError, RunFolder
 from experiments.store.runs import versions as run_versions
-from experiments.verdicts.table import LADDER_RULE, expected_false, public
+from experiments.verdicts.table import LADDER_RULE, STRONG_RULE, expected_false, public
 from experiments.store.watch import watching
 from experiments.store.workers import Pool, cores
 from play.settings import Settings, SettingsError
@@ -95,6 +95,8 @@ def verdict_view(v: pd.DataFrame) -> pd.DataFrame:
     a settled row settled and the games that would settle an open one."""
     ladder = "play" in v.columns and v["play"].nunique() > 1
     extra = {"play": v["play"], "across the ladder": v["across_ladder"]} if ladder else {}
+    if ladder and "strong_play" in v.columns and v["strong_play"].astype(bool).any():
+        extra["for strong play"] = v["strong_play"]
     look = [f"{n} ({'anytime-valid' if 'anytime' in str(kind) else 'fixed'})"
             for n, kind in zip(v["looks"], v["interval"])]
     within = {}
@@ -136,6 +138,15 @@ def verdict_text(v: pd.DataFrame) -> str:
                 continue
             seen.add((r["claim"], r["scope"]))
             lines.append(f"  {r['claim']:<4} {r['across the ladder']:<{width}} {r['scope']}")
+    if "for strong play" in shown.columns:
+        lines.append("for strong play (the search rung at every budget played):")
+        width = max(len(str(x)) for x in shown["for strong play"]) + 1
+        seen = set()
+        for r in shown.to_dict("records"):
+            if (r["claim"], r["scope"]) in seen or not r["for strong play"]:
+                continue
+            seen.add((r["claim"], r["scope"]))
+            lines.append(f"  {r['claim']:<4} {r['for strong play']:<{width}} {r['scope']}")
     return "\n".join(lines)
 
 
@@ -191,7 +202,7 @@ METHOD = [
     "holds each strategy equally often) and its rotations are pooled into one setting, so a "
     "seat's numbers are the seat's, not the strategy's that sat there.",
     "A run played by several styles (a strategy axis) is judged once per style, each on its own "
-    "settings; then " + LADDER_RULE + ".",
+    "settings; then " + LADDER_RULE + "; and " + STRONG_RULE + ".",
 ]
 
 
@@ -414,7 +425,9 @@ def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, 
             for c in dict.fromkeys(v["claim"])]))
     claims_section, claim_jobs = exhibits_.section(exhibit_tables(result.catalog, claims)
                                           if v is not None else [])
-    jobs = {"seats": sections_.seats(meta), "ties": sections_.ties(meta),
+    study = manifest.get("name")
+    jobs = {"seats": sections_.seats(meta), "skill": sections_.skill(meta, study, claims),
+            "ties": sections_.ties(meta),
             "variants": sections_.variants(meta), "details": sections_.details(meta, tidy),
             "claims": claim_jobs}
     t1 = time.perf_counter()
@@ -432,6 +445,9 @@ def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, 
         "Each seat's share of the wins, a tie split 1/k among its k winners, with its 95% "
         "interval, against the fair share 1/N; then each seat's mean score and the fraction "
         "of its explorers rescued."], figures=figures["seats"]))
+    if figures["skill"]:
+        sections.append(page.Section("Seat balance across skill levels", sections_.skill_text(
+            meta, tidy, study, claims), figures=figures["skill"]))
     ties = figures["ties"]
     if ties:
         sections.append(page.Section("Ties and tie-breaks", [

@@ -1,8 +1,10 @@
 """Which charts a report draws, and what each file is called: one ``render.Chart`` job per
-chart (each draws from the run's sums and its tidy statistics, ``Analysis.tidy()``), for every group of settings the run holds (seat balance per game variant, tie-break and
-style; ties; each challenge against the base game; score distributions and paired
-differences). A file's name says what it shows -- ``win_share_greedy_base_chain``,
-``game_length_p6_greedy`` -- so that a figure copied out of the report still makes sense.
+chart (each draws from the run's sums and its tidy statistics, ``Analysis.tidy()``), for every
+group of settings the run holds (seat balance per game variant, tie-break and style; ties; each
+challenge against the base game; score distributions and paired differences; seat balance
+against skill level where the study traces it). A file's name says what it shows --
+``win_share_greedy_base_chain``, ``game_length_p6_greedy`` -- so that a figure copied out of
+the report still makes sense.
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import re
 
 import pandas as pd
 
+from reports.charts.skill import level_name, skill_tables
 from reports.render import Chart
 
 
@@ -148,3 +151,60 @@ def details(meta: pd.DataFrame, tidy: pd.DataFrame) -> list[Chart]:
                               f"Paired differences against {first}, on the same games.",
                               kwargs={"reference": first}))
     return unique(jobs)
+
+
+SKILL_STUDY = "skill-trace"
+SKILL_CLAIMS = ("S5", "S5b")
+SKILL_LEVELS = 3                    # as S5's scopes: a trend needs three levels
+
+
+def _skill_tables(meta: pd.DataFrame, study: str | None, claims) -> dict:
+    """The tables of a skill trace: at least ``SKILL_LEVELS`` self-play levels, in a run that
+    says its list of strategies is a skill order (the skill-trace study, or one that names
+    S5 or S5b); a list of styles (five-six's greedy, careful, racer) is not one."""
+    if study != SKILL_STUDY and not set(SKILL_CLAIMS) & set(claims or ()):
+        return {}
+    return skill_tables(meta, min_levels=SKILL_LEVELS)
+
+
+def skill(meta: pd.DataFrame, study: str | None = None, claims=()) -> list[Chart]:
+    """Seat balance against skill: one trace per boat allocation (a panel per player count),
+    then seat 1's excess against each level's measured strength."""
+    tables = _skill_tables(meta, study, claims)
+    labels = [lab for v in tables.values() for lab in v]
+    jobs = []
+    for alloc in dict.fromkeys(meta.at[lab, "allocation"] for lab in labels):
+        mine = [lab for lab in labels if meta.at[lab, "allocation"] == alloc]
+        counts = sorted({int(meta.at[lab, "players"]) for lab in mine})
+        jobs.append(Chart(f"skill_trace_{name_part(alloc)}", "skill_trace",
+                          f"Seat win share against skill level, self-play, {alloc} boats at "
+                          f"{', '.join(map(str, counts))} players; seat 1's excess over 1/N "
+                          f"below.", kwargs={"settings": mine}))
+    if labels:
+        jobs.append(Chart("skill_strength", "skill_strength",
+                          "Seat 1's excess over 1/N against the level's measured strength "
+                          "(head to head against expert).", kwargs={"settings": labels},
+                          optional=True))
+    return unique(jobs)
+
+
+def skill_text(meta: pd.DataFrame, tidy: pd.DataFrame, study: str | None = None,
+               claims=()) -> list[str]:
+    """What the skill section's charts show, for whom, and on how many games."""
+    tables = _skill_tables(meta, study, claims)
+    labels = [lab for v in tables.values() for lab in v]
+    levels = list(dict.fromkeys(level_name(meta.at[lab, "strategies_text"]) for lab in labels))
+    n = tidy.loc[(tidy["metric"] == "win_share") & tidy["setting"].isin(labels), "n"]
+    lo, hi = (int(n.min()), int(n.max())) if len(n) else (0, 0)
+    games = f"{lo:,}" if lo == hi else f"{lo:,}\u2013{hi:,}"
+    return [f"Does the first seat's edge grow as the bots get stronger? Self-play at each "
+            f"skill level, in the order the study lists them, weakest first: "
+            f"{', '.join(levels)} ('search B': the search rung at budget B). First each "
+            f"seat's share of the wins (ties split under the table's own tie-break) with its "
+            f"95% interval against the fair share 1/N, seat 1's excess over 1/N in bold "
+            f"below; then that excess against the level's measured strength, the share of "
+            f"games it finishes above expert head to head (experiments/skill_strength.csv, "
+            f"made by examples/skill_strength.py; levels it lacks are left out and named). "
+            f"n = {games} games per level and table, the same game indices at every level. "
+            f"For these bots only: the levels are programs, and a trend over them says how "
+            f"seat order rewards stronger play of this kind, not how it rewards people."]

@@ -20,7 +20,7 @@ layers. In a notebook::
   ``summary`` -- a saved one, summarised per setting;
 * ``spec``, ``sweep`` -> ``Run`` -- run folders: ``.table``, ``.chunks``, ``.stats``,
   ``.verdicts``, ``.chart``, ``.report``;
-* ``studies``, ``study`` -> ``Study`` -- ``.verdicts``, ``.report``;
+* ``studies``, ``study`` -> ``Study`` -- ``.verdicts``, ``.report``; ``study_plan`` (its cost);
 * ``strategies`` -- the list of them; ``check_strategy`` -- the contract (legal, the same
   table for the same seed, blind to hidden information) run on a plug-in file;
   ``tournament`` -- strategies ranked, stopped by an SPRT; ``tune`` -- a strategy's
@@ -44,14 +44,15 @@ __all__ = ["CHARTS", "Fairest", "Run", "Settings", "Study", "bench", "bench_sear
            "bench_search_games", "bench_sweep", "check",
            "check_strategy", "draw", "fair_spec", "fairest", "fairest_plan", "read_log",
            "read_table", "replay", "settings", "simulate", "simulate_chunks", "spec",
-           "strategies", "studies", "study", "summary", "sweep", "tournament", "tune", "view"]
+           "strategies", "studies", "study", "study_plan", "summary", "sweep", "tournament",
+           "tune", "view"]
 
 if TYPE_CHECKING:                                   # for type checkers and editors
     from .api import (CHARTS, Fairest, Run, Settings, Study, bench, bench_search,
                       bench_search_games, bench_sweep, check,
                       check_strategy, draw, fair_spec, fairest, fairest_plan, read_log,
                       read_table, replay, settings, simulate, simulate_chunks, spec, strategies,
-                      studies, study, summary, sweep, tournament, tune, view)
+                      studies, study, study_plan, summary, sweep, tournament, tune, view)
 
 
 def __getattr__(name: str):

@@ -18,7 +18,7 @@ The functions live in modules by concern, all re-exported here (and lazily by
 * ``tables``: ``read_table``, ``summary`` of a saved per-game table;
 * ``logs``: a saved replay log without the engine: ``read_log``, ``check`` (the referee),
   ``draw``, ``view`` (the viewer page);
-* ``runs``: ``spec``, ``sweep`` -> ``Run``, ``studies``, ``study`` -> ``Study``;
+* ``runs``: ``spec``, ``sweep`` -> ``Run``, ``studies``, ``study`` -> ``Study``, ``study_plan``;
 * ``ranking``: ``strategies`` (the list), ``check_strategy`` (the contract on a plug-in
   file), ``tournament``, ``tune``;
 * ``speed``: ``bench``, ``bench_sweep``, ``bench_search``, ``bench_search_games``,
@@ -36,7 +36,8 @@ from .fair import Fairest, fair_spec, fairest, fairest_plan
 from .games import Settings, replay, settings, simulate, simulate_chunks
 from .logs import check, draw, read_log, view
 from .ranking import check_strategy, strategies, tournament, tune
-from .runs import CHARTS, SETTLE_CAP, Run, Study, spec, studies, study, study_folder, sweep
+from .runs import (CHARTS, SETTLE_CAP, Run, Study, spec, studies, study, study_folder,
+                   study_plan, sweep)
 from .speed import bench, bench_search, bench_search_games, bench_sweep, machine
 from .tables import TableError, read_table, summary
 
@@ -45,4 +46,4 @@ __all__ = ["CHARTS", "SETTLE_CAP", "ArgumentError", "Fairest", "Run", "Settings"
            "check_strategy", "draw", "fair_spec",
            "fairest", "fairest_plan", "machine", "read_log", "read_table", "replay", "settings",
            "simulate", "simulate_chunks", "spec", "strategies", "studies", "study",
-           "study_folder", "summary", "sweep", "tournament", "tune", "view"]
+           "study_folder", "study_plan", "summary", "sweep", "tournament", "tune", "view"]

@@ -14,6 +14,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from experiments.sweeps import spec as specs
+from experiments.sweeps.plan import StudyPlan, study_cost
 from experiments.verdicts.claims import check_claims
 from experiments.verdicts.analysis import Analysis, analyse
 from experiments.verdicts.looks import judge_run
@@ -370,13 +371,7 @@ def study(name: str, games: int | None = None, *, out: str | os.PathLike | None 
                                 f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} "
                                 f"not apply (fairest() takes its values)", given[0])
         return fairest(name, out, threads=threads, force_new=force_new, parents=parents)
-    if not until_settled:                       # the rule needs no spec: before loading it
-        checks.refuse(checks.settling_problem, name, (), games, max_games, False, 1, 1)
-    sp = specs.load(shipped[name], games=games)
-    if until_settled:
-        max_games = max_games or SETTLE_CAP
-        checks.refuse(checks.settling_problem, name, sp.claims, games, max_games, True,
-                      sp.chunk, len(sp.points))
+    sp, max_games = _study_spec(name, shipped[name], games, until_settled, max_games)
     folder = Path(out) if out is not None else study_folder(name, games, until_settled,
                                                               max_games)
     if out is not None and not parents:         # (the default folder is made as the CLI's)
@@ -408,3 +403,48 @@ def study(name: str, games: int | None = None, *, out: str | os.PathLike | None 
         one_sweep(sp)
     return Study(name, folder, Run(run, played[-1] if played else None), until_settled,
                  rounds, scheduler, workers)
+
+
+def _study_spec(name: str, path: Path, games: int | None, until_settled: bool,
+                max_games: int | None) -> tuple[specs.Spec, int | None]:
+    """A sweep study's spec with ``games``, and its settling cap (``max_games`` or
+    ``SETTLE_CAP`` until settled), refused together as ``study`` and ``study_plan`` both
+    refuse them."""
+    if not until_settled:                       # the rule needs no spec: before loading it
+        checks.refuse(checks.settling_problem, name, (), games, max_games, False, 1, 1)
+    sp = specs.load(path, games=games)
+    if until_settled:
+        max_games = max_games or SETTLE_CAP
+        checks.refuse(checks.settling_problem, name, sp.claims, games, max_games, True,
+                      sp.chunk, len(sp.points))
+    return sp, max_games
+
+
+def study_plan(name: str, games: int | None = None, threads: int | None = None, *,
+               until_settled: bool = False, max_games: int | None = None,
+               watch=None) -> StudyPlan:
+    """What ``study(name, games, ...)`` would cost on this machine, nothing of it played or
+    written, so that a dear study is priced before it starts: its settings, games in all,
+    core-hours, the wall time here and on more cores, and the cost of one more doubling of
+    the search budget (a ``StudyPlan``; its ``text()`` is what ``survive-sim study NAME
+    --plan`` prints). The times are of games played here
+    (``experiments.sweeps.plan.timings``): a sample of each heuristic setting, ONE game of
+    each setting where a seat searches (seconds a game). ``until_settled``: planned at the
+    cap, ``max_games`` (default 200,000) per setting, the most the rounds can play. A search
+    of boat allocations (``fair-boats``) has its own plan, ``fairest_plan``. ``watch``
+    (``experiments.store.watch``) sees the engine load and the timings. Bad arguments raise
+    as ``study``'s do, before anything is timed."""
+    shipped = specs.shipped()
+    if not isinstance(name, str) or name not in shipped:
+        raise ArgumentError(f"unknown study {name!r}; shipped: {', '.join(shipped)}", "name")
+    until_settled = checks.flag(until_settled, "until_settled")
+    threads = checks.threads(threads)
+    max_games = checks.optional_whole(max_games, "max_games")
+    watch = checks.watch(watch)
+    if specs.is_search(shipped[name]):
+        raise ArgumentError(f"study {name} is a search of boat allocations: its plan is "
+                            f"fairest_plan({name!r})", "name")
+    sp, cap = _study_spec(name, shipped[name], games, until_settled, max_games)
+    if until_settled:
+        sp = replace(sp, games=cap)
+    return study_cost(sp, threads, capped=until_settled, watch=watch)

@@ -224,3 +224,43 @@ def test_the_sensitivity_view_rejudges_at_other_tolerances_as_one_labelled_look(
     assert set(view["claim"]) == {"S1", "S1b"}               # win-share tolerances only
     looks.sensitivity(run, SPEC["claims"], a)
     assert [x["mode"] for x in _log(run)["looks"]] == ["study", "sensitivity"]
+
+
+def test_a_setting_stops_once_every_verdict_it_takes_part_in_has_settled(tmp_path):
+    """Per-setting stopping: S1 reads only 5 players' flat boats and settles at once at a wide
+    tolerance; S3 reads only 4 players' rules' boats and stays open at a narrow one. The flat
+    setting stops at the round its verdict settled (its limit, in the manifest and the
+    account), the open one plays on to the cap, and a setting no verdict reads plays on too."""
+    sp = spec.build({"name": "tiny-stops", "seed": 7, "games": 100, "chunk": 100,
+                     "grid": {"players": [4, 5], "boats": ["rules", "flat"],
+                              "strategies": ["greedy"]},
+                     "claims": {"S1": {"tolerance": 0.5}, "S3": {"tolerance": 0.001}}})
+    out = tmp_path / "run"
+    done = settle.play_until_settled(sp, str(out), 400, 100, say=lambda _: None)
+    flat5 = next(p.label for p in sp.points if p.settings.players == 5
+                 and p.allocation == "flat")
+    rules4 = next(p.label for p in sp.points if p.settings.players == 4
+                  and p.allocation == "rules")
+    table = judge_run(out, record=False)
+    row = table[table["claim"] == "S1"].iloc[0]
+    assert row["verdict"] in ("refuted", "negligible")
+    stop = int(row["settled_at"])
+    assert stop < 400 and done.limits == {flat5: stop}
+    manifest = json.loads((out / "_manifest.json").read_text())
+    assert manifest["games"] == 400 and manifest["limits"] == {flat5: stop}
+    from experiments.store.runs import finished_chunks
+    files, account = finished_chunks(out)
+    assert account[flat5] == (stop, stop) and len(files[flat5]) == stop // 100
+    assert not (out / f"{flat5}.c{stop // 100:06d}.parquet").exists()
+    assert (out / f"{flat5}.c{stop // 100 - 1:06d}.parquet").exists()
+    assert all(account[p.label] == (400, 400) for p in sp.points if p.label != flat5)
+    assert account[rules4] == (400, 400)
+    assert table[table["claim"] == "S3"].iloc[0]["n"] == 400
+
+
+def test_stopping_reads_the_rows_settings():
+    table = pd.DataFrame({"settings": [("a", "b"), ("b", "c"), ("d",), ()],
+                          "verdict": ["supported", "inconclusive", "refuted", "inconclusive"],
+                          "n": [100, 100, 100, 0]})
+    assert settle.stopping(table, 200, 100) == {"a", "d"}
+    assert settle.stopping(table, 150, 100) == set()        # not on a chunk boundary

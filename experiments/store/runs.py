@@ -498,9 +498,11 @@ def clear(folder: RunFolder, labels=()) -> None:
 def finished_chunks(path: str | Path, games: int | None = None
                     ) -> tuple[dict[str, list[str]], dict[str, tuple[int, int]]]:
     """The finished chunk files of each setting of a run folder, in grid and game order, and
-    the account ``{label: (games present, games asked)}``. With ``games``, only the chunks
-    holding the first ``games`` games (the last one may hold more: readers cut it). Chunks
-    whose footer does not match the manifest (left by an interrupted sweep) are left out."""
+    the account ``{label: (games present, games asked)}``: asked is the manifest's games, or
+    a setting's limit (``limits``: it stopped early, its verdicts settled). With ``games``,
+    only the chunks holding the first ``games`` games (the last one may hold more: readers
+    cut it). Chunks whose footer does not match the manifest (left by an interrupted sweep)
+    are left out."""
     path = Path(path)
     folder = RunFolder(path)
     if not path.is_dir():
@@ -512,7 +514,7 @@ def finished_chunks(path: str | Path, games: int | None = None
     labels = [p["label"] for p in manifest["identity"]["points"]]
     chunk, asked, seed = manifest["identity"]["chunk"], manifest["games"], \
         manifest["identity"]["seed"]
-    upto = asked if games is None else min(games, asked)
+    limits = manifest.get("limits") or {}     # settings stopped early (settled verdicts)
     try:
         names = set(os.listdir(path))
     except OSError as e:
@@ -524,12 +526,14 @@ def finished_chunks(path: str | Path, games: int | None = None
             present.setdefault(m["label"], []).append(int(m["k"]))
     files, account = {}, {}
     for label in labels:
+        own = min(asked, int(limits.get(label, asked)))
+        upto = own if games is None else min(games, own)
         have, mine = 0, []
         for k in sorted(present.get(label, ())):
             first = k * chunk
             if first >= upto:
                 break
-            count = min(chunk, asked - first)
+            count = min(chunk, own - first)
             p = folder.chunk_path(label, k)
             meta = {"run": manifest["run"], "setting": label, "chunk": k, "first": first,
                     "count": count, "seed": seed}

@@ -5,8 +5,11 @@ round, up to the cap) into the run folder -- an ordinary resumable sweep -- and 
 claim with anytime-valid intervals (``experiments.verdicts.inference``: a confidence sequence covers
 the truth at every look at once, so stopping when the verdicts look settled keeps the error
 rates). A row settled at some round keeps that verdict and the games it needed
-(``settled_at``). The run stops after the first round at which every row the run can judge is
-supported, negligible or refuted, or at the cap.
+(``settled_at``). A setting every one of whose rows has settled plays no more rounds (its
+limit, recorded in the manifest), so that each setting plays only the games its verdicts need:
+in a skill trace the cheap heuristic levels and the dear search levels stop each when their
+own rows are settled. The run stops after the first round at which every row the run can judge
+is supported, negligible or refuted, or at the cap.
 
 Each round's verdicts are recorded in the run's look log (``experiments.verdicts.looks``) when the
 round is judged. Killed at any moment and run again, the command replays nothing finished and
@@ -41,6 +44,23 @@ def sizes(first: int, cap: int, chunk: int) -> list[int]:
     return out
 
 
+def stopping(table: pd.DataFrame, games: int, chunk: int) -> set[str]:
+    """The settings that need no more games after a round of ``games``: every verdict row
+    that reads them (n > 0) is settled. None when the round does not end on a chunk boundary
+    (a setting stopped inside a chunk would hold a shorter chunk than the others). A setting
+    that no row reads plays on (the study plays it for its statistics and charts)."""
+    if games % chunk or "settings" not in table.columns:
+        return set()
+    read, open_ = set(), set()
+    for labels, verdict, n in zip(table["settings"], table["verdict"], table["n"]):
+        if n <= 0:
+            continue
+        read.update(labels)
+        if verdict not in SETTLED:
+            open_.update(labels)
+    return read - open_
+
+
 def settled(table: pd.DataFrame) -> bool:
     """Every row that the run can judge (n > 0) is settled."""
     live = table[table["n"] > 0]
@@ -57,6 +77,7 @@ class Rounds:
     capped: bool = False
     cap: int = 0
     stopped: bool = False
+    limits: dict = field(default_factory=dict)      # settings stopped early: their games
 
 
 def play_until_settled(spec, out: str, cap: int, first: int | None = None,
@@ -72,8 +93,9 @@ def play_until_settled(spec, out: str, cap: int, first: int | None = None,
         raise ValueError(f"study {spec.name} names no claims: nothing to settle")
     plan = sizes(first or spec.chunk, cap, spec.chunk)
     done = Rounds(cap=cap)
+    limits: dict[str, int] = {}         # a setting whose verdicts settled: the games it stopped at
     for r, n in enumerate(plan, 1):
-        at = replace(spec, games=n)
+        at = replace(spec, games=n, limits=dict(limits))
         manifest = RunFolder(Path(out)).read_manifest() if Path(out).is_dir() else None
         if manifest is None or manifest.get("games", 0) <= n:   # else: a later round began
             outcome = run_sweep(at, out) if sweep is None else sweep(at)
@@ -92,6 +114,9 @@ def play_until_settled(spec, out: str, cap: int, first: int | None = None,
             f"verdicts settled")
         if settled(table):
             break
+        for label in sorted(stopping(table, n, spec.chunk)):
+            limits.setdefault(label, n)
+        done.limits = dict(limits)
     else:
         done.capped = not settled(done.table)
     return done

@@ -144,6 +144,14 @@ class Spec:
     source: str = ""                    # the file it came from, or "command line"
     claims: dict = field(default_factory=dict, compare=False)   # claim id -> its parameters
     plugins: tuple[str, ...] = ()       # strategy files (absolute paths) the grid's names use
+    # games per point where fewer than ``games`` (``study --until-settled``: a setting whose
+    # verdicts have all settled stops at the round where they did); not part of the identity,
+    # like ``games``: the same games, fewer of them
+    limits: dict = field(default_factory=dict, compare=False)
+
+    def games_of(self, label: str) -> int:
+        """The games the point ``label`` plays: ``games``, or its limit when lower."""
+        return min(self.games, self.limits.get(label, self.games))
 
     def identity(self) -> dict:
         """What decides the games a run folder holds: the seed, the chunking and every point's

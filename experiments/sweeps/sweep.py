@@ -85,30 +85,34 @@ def plan(spec: Spec, folder: RunFolder | None, run: str,
     """The jobs still to play (chunk-major) and the games already finished per point;
     ``checked(1)`` after each chunk file of ``folder`` is looked at (a resume reads them all)."""
     groups: dict[tuple, list[Point]] = {}
-    for p in spec.points:
-        groups.setdefault(p.game_key(), []).append(p)
+    for p in spec.points:           # identical games, as many of them (a limit: fewer)
+        groups.setdefault((p.game_key(), spec.games_of(p.label)), []).append(p)
     done = {p.label: 0 for p in spec.points}
     jobs = []
     for k, first, count in spec.chunks():
-        for points in groups.values():
+        for (_, games), points in groups.items():
+            if first >= games:
+                continue
+            n = min(count, games - first)
             missing = []
             for p in points:
                 path = folder.chunk_path(p.label, k) if folder else None
                 if path is not None and path.exists() and \
-                        chunk_ok(path, _meta(run, p.label, k, first, count, spec.seed)):
-                    done[p.label] += count
+                        chunk_ok(path, _meta(run, p.label, k, first, n, spec.seed)):
+                    done[p.label] += n
                 else:
                     missing.append(p)
                 if checked is not None and folder is not None:
                     checked(1)
             if missing:
-                jobs.append(Job(k, first, count, missing))
+                jobs.append(Job(k, first, n, missing))
     return jobs, done
 
 
 def manifest(spec: Spec, run: str, created: str | None = None) -> dict:
     return {"format": FORMAT, "run": run, "name": spec.name, "description": spec.description,
             "source": spec.source, "games": spec.games, "identity": spec.identity(),
+            "limits": dict(spec.limits),
             "grid": spec.grid, "skipped": list(spec.skipped), "claims": spec.claims,
             "engine": engine_hash(),
             "table": TABLE_VERSION, "versions": versions(),
@@ -259,7 +263,7 @@ def _play(spec, folder, old, run, force_new, threads, cluster, w, setting_done, 
             w.begin("checking the chunk files already there",
                     len(spec.chunks()) * len(spec.points), unit="chunk file")
         jobs, done = plan(spec, folder if old is not None else None, run, checked=w.update)
-        outcome.games_total = spec.games * len(spec.points)
+        outcome.games_total = sum(spec.games_of(p.label) for p in spec.points)
         outcome.games_done = sum(done.values())
         if not jobs:
             begin()
@@ -296,7 +300,7 @@ def _play(spec, folder, old, run, force_new, threads, cluster, w, setting_done, 
                 if left[p.label] == 0:
                     outcome.settings_done.append(p.label)
                     if setting_done:
-                        setting_done(p.label, spec.games)
+                        setting_done(p.label, spec.games_of(p.label))
 
         # chunk j is written while chunk j+1 plays (the engine releases the GIL); at most one
         # write is pending, so memory stays at two chunks' records

@@ -32,12 +32,13 @@ import experiments.verdicts.decisions as D
 from ..tables.rotations import rotated_label
 from .catalog import Catalog, from_frame
 from .claims import CLAIMS, Found
+from .claims.skill import ACROSS_PLAY, search_budget
 from .inference import ALPHA, FIXED, Look
 
 COLUMNS = ("claim", "play", "scope", "verdict", "measure", "effect", "low", "high", "n",
            "tolerance", "fair_within", "p_value", "interval", "looks", "settled_at",
            "games_needed", "detail", "test", "rule", "family", "question", "across_ladder",
-           "wrong_at_most")
+           "strong_play", "wrong_at_most")
 
 LADDER_RULE = (
     "across the ladder (the same claim and scope judged on each bot style we play: self-play "
@@ -81,6 +82,49 @@ def ladder_summary(verdicts: list[str], adjusted: list[str] | None = None) -> st
     return "inconclusive"
 
 
+STRONG_RULE = (
+    "for strong play (the search rung: self-play of a strategy that searches the game on from "
+    "its decisions, at every budget the run plays, from its lowest up; the same claim and "
+    "scope): 'holds for strong play' when the verdict is supported at every such budget; "
+    "'refuted for strong play' ('refuted or negligible ...') when it is refuted (or one of "
+    "the two) at every one; with each re-judged at alpha/k as across the ladder: 'depends on "
+    "the budget' when some are supported and others refuted or negligible, 'holds at some "
+    "budgets' when some are supported and the rest inconclusive; 'inconclusive for strong "
+    "play' otherwise; empty when the run plays no search rung. About these bots, not people")
+
+
+def strong_summary(verdicts: list[str], adjusted: list[str], lowest: int | None) -> str:
+    """One claim and scope over the search levels (``STRONG_RULE``)."""
+    at = f" (search, budget {lowest:,} and up)" if lowest is not None else " (search)"
+    v, a = set(verdicts), set(adjusted)
+    if v == {D.SUPPORTED}:
+        return "holds for strong play" + at
+    if v == {D.REFUTED}:
+        return "refuted for strong play" + at
+    if v <= {D.REFUTED, D.NEGLIGIBLE}:
+        return "refuted or negligible for strong play" + at
+    against = bool(a & {D.REFUTED, D.NEGLIGIBLE})
+    if D.SUPPORTED in a and against:
+        return "depends on the budget" + at
+    if D.SUPPORTED in a:
+        return "holds at some budgets" + at
+    return "inconclusive for strong play" + at
+
+
+def strong_play(out: pd.DataFrame, styles: dict) -> list[str]:
+    """Each row's ``strong_play``: its claim and scope summed up over the search levels."""
+    budgets = {style: search_budget(es[0]) for style, es in styles.items()
+               if len(es) and judged_across(style)}
+    budgets = {s: b for s, b in budgets.items() if b is not None}
+    if not budgets:
+        return [""] * len(out)
+    lowest = min(budgets.values())
+    strong = out["play"].isin(list(budgets)) & (out["n"] > 0)
+    summary = {key: strong_summary(list(g["verdict"]), list(g["adjusted"]), lowest)
+               for key, g in out[strong].groupby(["claim", "scope"], sort=False)}
+    return [summary.get((c, s), "") for c, s in zip(out["claim"], out["scope"])]
+
+
 def _tolerance(cid: str, params: dict) -> str:
     return ", ".join(f"{k} {v:g}" if not isinstance(v, list) else f"{k} {v}"
                      for k, v in params.items())
@@ -94,7 +138,8 @@ def _row(cid: str, style: str, f: Found, params: dict, look: Look) -> dict:
             "p_value": d.p_value, "interval": f"95% {look.kind}", "looks": look.number,
             "settled_at": d.n if d.verdict in D.SETTLED else None,
             "games_needed": None if d.verdict in D.SETTLED else d.games_needed,
-            "to_settle": d.games_needed, "detail": f.detail, "test": f.test,
+            "to_settle": d.games_needed, "settings": f.settings, "detail": f.detail,
+            "test": f.test,
             "rule": c.rule, "family": c.family, "question": c.question}
 
 
@@ -104,12 +149,15 @@ def _none_row(cid: str, style: str, params: dict, look: Look, why: str) -> dict:
             "measure": c.measures, "effect": math.nan, "low": math.nan, "high": math.nan, "n": 0,
             "tolerance": _tolerance(cid, params), "fair_within": math.nan, "p_value": math.nan,
             "interval": f"95% {look.kind}", "looks": look.number, "settled_at": None,
-            "games_needed": None, "to_settle": None, "detail": "", "test": "none",
+            "games_needed": None, "to_settle": None, "settings": (), "detail": "",
+            "test": "none",
             "rule": c.rule,
             "family": c.family, "question": c.question}
 
 
 NONE = "the run holds none of the settings this claim needs"
+NONE_ACROSS = ("the run holds no table played in self-play at three or more skill levels "
+               "(study skill-trace)")
 
 
 def _claims(claims: dict) -> list[tuple[str, dict]]:
@@ -137,9 +185,16 @@ def judge(cat: Catalog, claims: dict, look: Look = FIXED, history: dict | None =
     across = [s for s in styles if judged_across(s)]
     k = len(across)
     rows, adjusted, missing = [], {}, {}
+    for cid, params in _claims(claims):
+        if CLAIMS[cid].across:
+            found = CLAIMS[cid].judge(cat, cat.entries, params, ALPHA, look)
+            rows += [_row(cid, ACROSS_PLAY, f, params, look) for f in found] or \
+                [_none_row(cid, ACROSS_PLAY, params, look, NONE_ACROSS)]
     for style, entries in styles.items():
         for cid, params in _claims(claims):
             claim = CLAIMS[cid]
+            if claim.across:
+                continue
             found = claim.judge(cat, entries, params, ALPHA, look)
             if not found and claim.per_style:
                 missing.setdefault(cid, (style, params))
@@ -168,7 +223,8 @@ def judge(cat: Catalog, claims: dict, look: Look = FIXED, history: dict | None =
             if old.get("adjusted") is not None:
                 adjusted[key] = old["adjusted"]
         r["adjusted"] = adjusted.get(key, r["verdict"])
-    out = pd.DataFrame(rows, columns=list(COLUMNS[:-2]) + ["adjusted", "to_settle"])
+    out = pd.DataFrame(rows, columns=list(COLUMNS[:-3]) + ["adjusted", "to_settle",
+                                                           "settings"])
     out["n"] = out["n"].astype("int64")
     out["looks"] = out["looks"].astype("int64")
     for col in ("games_needed", "settled_at", "to_settle"):
@@ -181,6 +237,7 @@ def judge(cat: Catalog, claims: dict, look: Look = FIXED, history: dict | None =
                                  if k > 1 and (len(g) > 1 or not CLAIMS[cid].per_style)
                                  else "one bot style only")
     out["across_ladder"] = [summary.get((c, s), "") for c, s in zip(out["claim"], out["scope"])]
+    out["strong_play"] = strong_play(out, styles)
     out["wrong_at_most"] = error_rates(out, ALPHA / 2 if look.number == 1 else ALPHA)
     return out
 
@@ -210,5 +267,6 @@ def verdicts(df: pd.DataFrame, claims: dict, look: Look = FIXED,
 def public(table: pd.DataFrame) -> pd.DataFrame:
     """The table as ``verdicts.csv`` writes it: the bookkeeping column ``adjusted`` (each
     style's verdict at alpha / k) renamed ``verdict_across``; ``to_settle`` (the advice
-    computed for settled rows too) left out."""
-    return table.drop(columns=["to_settle"]).rename(columns={"adjusted": "verdict_across"})
+    computed for settled rows too) and ``settings`` (the settings each row read) left out."""
+    return table.drop(columns=["to_settle", "settings"], errors="ignore").rename(
+        columns={"adjusted": "verdict_across"})

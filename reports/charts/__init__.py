@@ -15,6 +15,8 @@ interval), for a report to save as CSV behind the chart. ``save(figure, stem)`` 
   ``boat_value``, ``turns_per_seat``, ``strategy_shares``, ``score_variance``, ``leader_basher``.
 * ``distributions``: ``score_distributions`` (one setting, per seat), ``paired_differences``
   (forest plot of "A vs B" rows).
+* ``skill``: ``skill_trace`` (seat shares against the skill level of self-play),
+  ``skill_strength`` (seat 1's excess against the level's measured strength).
 * ``data``: ``settings_table``, ``describe_setting``, ``setting_titles``, ``setting_names``,
   ``select``, ``seat_label``.
 * ``style``: the Okabe-Ito palette, fonts, ``save``.
@@ -44,6 +46,7 @@ from reports.charts.game import (
                                  turn_capped,
 )
 from reports.charts.seats import seat_score_rescued, seat_win_share
+from reports.charts.skill import skill_strength, skill_trace
 from reports.charts.style import OKABE_ITO, caption_of, save, title_of
 from reports.charts.ties import tie_decisions, tiebreak_transitions, transition_counts
 
@@ -71,6 +74,8 @@ __all__ = [
                                  "setting_names",
                                  "setting_titles",
                                  "settings_table",
+                                 "skill_strength",
+                                 "skill_trace",
                                  "tie_decisions",
                                  "tiebreak_transitions",
                                  "title_of",

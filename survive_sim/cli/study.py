@@ -55,12 +55,18 @@ def _listing(name: str, path) -> str:
                    "settled (supported, negligible or refuted) or at --max-games.")
 @click.option("--max-games", type=IntRange(min=1), default=None,
               help="With --until-settled: the most games per setting (default 200,000).")
+@click.option("--plan", is_flag=True,
+              help="Print what the study would cost -- settings, games, core-hours, the wall "
+                   "time here and on more cores, one more doubling of the search budget -- from "
+                   "games timed on this machine (one game per setting where a seat searches); "
+                   "play and write nothing.")
 @click.option("--no-progress", is_flag=True, help="No progress bar or lines on stderr.")
 def study(name, list_, games, out, threads, scheduler, workers, force_new, until_settled,
-          max_games, no_progress):
+          max_games, plan, no_progress):
     """Run the shipped study NAME: play its sweep into DIR/run (re-running resumes it), write
     its report into DIR/report, and print where the report is and the verdict table. With
-    --until-settled it plays until every verdict is settled (re-running resumes it too)."""
+    --until-settled it plays until every verdict is settled (re-running resumes it too). With
+    --plan it prints what the study would cost and plays nothing."""
     from experiments.sweeps.spec import is_search
     from survive_sim.runs import studies as shipped
     studies = shipped()
@@ -73,6 +79,11 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
         bad(f"give a study name; shipped: {', '.join(studies)} (survive-sim study --list)")
     if name not in studies:
         bad(f"unknown study {name!r}; shipped: {', '.join(studies)}")
+    if plan:
+        for given, option in ((scheduler, "--scheduler"), (workers, "--workers")):
+            if given:
+                bad(f"--plan plays nothing: {option} does not apply (the plan gives the wall "
+                    f"time on 1 to 32 cores like this machine's)", option)
     if is_search(studies[name]):                    # the fairest boats: a search, no sweep
         for given, option in ((games, "--games"), (until_settled, "--until-settled"),
                               (max_games, "--max-games"), (scheduler, "--scheduler"),
@@ -81,10 +92,23 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
                 bad(f"study {name} is a search of boat allocations (survive-sim fairest): "
                     f"{option} does not apply; its values are in {studies[name].name} "
                     f"(or give them to `survive-sim fairest --spec {name}`)", option)
+        if plan:                                    # the search's own plan (fairest --plan)
+            from survive_sim.fair import fairest_plan
+
+            from .options import usage_error
+            try:
+                text = fairest_plan(name, threads=threads)
+            except ValueError as e:
+                usage_error(e)
+            click.echo(text)
+            return
         if out is not None and os.path.exists(out) and not os.path.isdir(out):
             bad(f"{out} is a file; --out needs a folder", "--out")
         from .fairest import play as play_search
         play_search(name, out, {}, threads, force_new, no_progress, f"study {name}")
+        return
+    if plan:
+        _print_plan(name, games, threads, until_settled, max_games, no_progress)
         return
     from survive_sim.runs import study_folder
     out = out or str(study_folder(name, games, until_settled, max_games))
@@ -96,6 +120,11 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
                    f"setting; {end[1]} of {end[2]} verdicts settled"
                    + (f" (the cap, --max-games {done.rounds.cap:,}, was reached)"
                       if done.rounds.capped else ""), err=True)
+        if done.rounds.limits:
+            stops = sorted(set(done.rounds.limits.values()))
+            click.echo(f"until settled: {len(done.rounds.limits)} setting(s) stopped early, "
+                       f"every verdict they take part in settled (at "
+                       f"{', '.join(f'{n:,}' for n in stops)} games)", err=True)
     from .report import reported
     result = reported(done.report, no_progress)
     click.echo(f"report: {os.path.join(out, 'report', 'index.html')} (also index.md; "
@@ -103,6 +132,25 @@ def study(name, list_, games, out, threads, scheduler, workers, force_new, until
     if result.verdicts is not None and len(result.verdicts):
         from reports.report import verdict_text
         click.echo(verdict_text(result.verdicts))
+
+
+def _print_plan(name, games, threads, until_settled, max_games, no_progress) -> None:
+    """``survive_sim.study_plan`` printed: the timing on a progress bar, the API's refusals
+    in this command's words, an engine error in one line."""
+    from survive_sim.runs import study_plan
+
+    from .options import usage_error
+    from .progress import Progress, compile_note
+    compile_note("run_games", no_progress)
+    with Progress(title=f"study {name}: plan", quiet=no_progress) as bar:
+        try:
+            plan = study_plan(name, games, threads, until_settled=until_settled,
+                              max_games=max_games, watch=bar)
+        except RuntimeError as e:                             # an engine error names the game
+            raise click.ClickException(one_line(e))
+        except ValueError as e:                 # SpecError, ArgumentError: one line
+            usage_error(e, CLI_NAMES)
+    click.echo(plan.text())
 
 
 def _play(name, games, out, threads, scheduler, workers, force_new, until_settled, max_games,

@@ -8,7 +8,8 @@ tells what a long one at a narrow tolerance would.
 
 One module per subject, mirroring ``experiments.verdicts.claims``: ``seats`` (S1, S3, S1b, S1c,
 T1, T2, T3), ``boats_turns`` (B2, B2r, S2, S4, S2v), ``player_counts`` (N1, N3, N4),
-``challenges`` (C1-C4, C6, E1, E1d, E2) and ``skill_leader`` (K1, K2, K3, L1, L2); ``shared``
+``challenges`` (C1-C4, C6, E1, E1d, E2), ``skill_leader`` (K1, K2, K3, L1, L2) and ``skill``
+(S5, S5b: the skill trace's slopes over levels); ``shared``
 holds the labels, the generators more than one subject uses and the rule shapes' case lists.
 
 ``python -m experiments.verdicts.calibration_cases --claims S1,S3,S1b,S1c --looks --scale 3 --reps
@@ -61,6 +62,7 @@ from .seats import (
     tie_rate,
 )
 from .shared import AGAINST, NEG, NOT_NULL, REF, SEAT_TOLERANCE, SUP
+from .skill import first_seat_grows, spread_grows
 from .skill_leader import (
     basher,
     careful_gains,
@@ -85,7 +87,8 @@ CASES: dict[str, Callable[[float], list[Scenario]]] = {
     "S2": first_to_last_turns, "S4": player_a_turns, "N3": task_against_four_players,
     "C1": densely_populated, "C2": leave_no_one_behind, "C3": value_scoring,
     "C4": atlantis_is_gone, "C6": overpopulated_losses, "E1d": dolphins_sea_losses,
-    "E2": squid_losses, "K1": lone_stronger, "K3": greedy_placement, "L2": careful_gains}
+    "E2": squid_losses, "K1": lone_stronger, "K3": greedy_placement, "L2": careful_gains,
+    "S5": first_seat_grows, "S5b": spread_grows}
 """Each claim's cases, by claim id: a function of ``scale`` (the studies' tolerances times it)."""
 SEATS = ("S1", "S3", "S1b", "S1c")
 FIRST = ("B2", "B2r", "S2v", "K2", "N4", "E1", "L1", "N1")

@@ -10,13 +10,13 @@ The claims in words, with their sources, are docs/claims.md.
 """
 from __future__ import annotations
 
-from . import boats_turns, challenges, player_counts, seats, skill_leader
+from . import boats_turns, challenges, player_counts, seats, skill, skill_leader
 from .record import UNITS, Claim, Found, Param
 
 __all__ = ["CLAIMS", "UNITS", "Claim", "Found", "Param", "check_claims", "win_share_params"]
 
 CLAIMS: dict[str, Claim] = {c.id: c for module in (seats, boats_turns, player_counts,
-                                                   challenges, skill_leader)
+                                                   challenges, skill_leader, skill)
                             for c in module.CLAIMS}
 
 

@@ -25,6 +25,7 @@ class Found:
     detail: str
     decision: D.Decision
     test: str
+    settings: tuple[str, ...] = ()      # the run's settings it read (filled in by ``judge``)
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,8 @@ class Claim:
     ``brings``: claims judged with it; ``per_style``: its settings belong to one style of play
     each, so a style holding none of them gets no row of its own; ``why_none``: why a style
     that has no scope was not judged, when there is more to say than that the settings are
-    missing."""
+    missing; ``across``: its scopes compare styles (the skill trace's levels), so it is judged
+    once on every entry of the run, not within each style."""
     id: str
     source: str                     # D designer, R review, P players, H hypothesis
     said: str                       # the claim as made
@@ -76,6 +78,7 @@ class Claim:
     measure: Measure
     brings: tuple[str, ...] = ()
     per_style: bool = False
+    across: bool = False            # judged once over every style (skill levels), not per style
     why_none: Callable[[Catalog, list[Entry]], str | None] | None = None
 
     def defaults(self) -> dict:
@@ -84,9 +87,24 @@ class Claim:
     def judge(self, cat: Catalog, entries: list[Entry], params: dict, alpha: float = ALPHA,
               look: Look = FIXED) -> list[Found]:
         """Every scope of one style of play, measured and decided."""
-        found = (self.measure(cat, scope, params, alpha, look)
-                 for scope in self.scopes(cat, entries, params))
-        return [f for f in found if f is not None]
+        out = []
+        for scope in self.scopes(cat, entries, params):
+            f = self.measure(cat, scope, params, alpha, look)
+            if f is not None:
+                f.settings = tuple(dict.fromkeys(settings_of(scope)))
+                out.append(f)
+        return out
+
+
+def settings_of(scope) -> list[str]:
+    """The labels of the run's settings a scope holds, however the claim shaped it (an entry,
+    a pair, a tuple with other things in it): what ``study --until-settled`` reads to let a
+    setting stop once every verdict it takes part in has settled."""
+    if isinstance(scope, Entry):
+        return list(scope.parts) or [scope.label]
+    if isinstance(scope, (tuple, list)):
+        return [label for x in scope for label in settings_of(x)]
+    return []
 
 
 TOL_SEAT = Param(0.01, 0, 1, "win share per seat, absolute (0.01 = one percentage point)")

@@ -12,7 +12,8 @@ from ..catalog import Entry, spreads
 from ..decisions import BALANCE_RULE, DIRECTION_RULE, THRESHOLD_RULE
 from ..inference import ALPHA, FIXED, Estimate, Look, fieller, games_for, p_above
 from .record import TOL_SEAT, Claim, Found, Param
-from .shared import BASE, at_own_rule, default_tb, iv, pp, rate, rms, scope_of, spread_est, twin
+from .shared import (BASE, at_own_rule, default_tb, iv, pp, rate, rms, scope_of, small_spread,
+                     spread_est, twin)
 
 CLAIMS: list[Claim] = []
 
@@ -181,8 +182,8 @@ def spread_removed_by_boats(cat, pair: tuple[Entry, Entry], p, alpha=ALPHA,
         detail += "; flat boats' spread is not yet shown above 0: no bounded interval"
     else:
         lo, hi = 1 - rho[1], 1 - rho[0]
-        dec = D.Decision(D.direction_verdict(lo, hi, tol), 1 - q_rules / q_flat, lo, hi, m,
-                         p_support, need)
+        dec = small_spread(D.Decision(D.direction_verdict(lo, hi, tol), 1 - q_rules / q_flat,
+                                      lo, hi, m, p_support, need), m)
     return Found(f"{scope_of(a)}, against flat boats", detail, dec,
                  "share of flat boats' squared seat spread that the rules' boats remove "
                  "(Fieller's interval over paired game indices)")

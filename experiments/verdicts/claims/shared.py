@@ -5,6 +5,7 @@ and its interval read in a detail -- one wording for every claim's row.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from .. import decisions as D
 from ..catalog import Catalog, Entry, Joint, spreads
@@ -57,6 +58,21 @@ def with_base(cat: Catalog, entries, found: list[Entry]) -> list[tuple[Entry, En
 
 
 # ------------------------------------------------------------------------------ measures
+MIN_SPREAD_INDICES = 100
+"""A claim read from seat spreads (sums of squared gaps: S1c's ratio, S5b's slope) settles
+nothing on fewer game indices: the interval is a delta method's for a quadratic in the means,
+with their covariances estimated, which needs a sample to hold (at 4 games S1c was "supported"
+and S5b "refuted" on intervals far too narrow). The calibration checks the rates at this size."""
+
+
+def small_spread(dec: D.Decision, n: int) -> D.Decision:
+    """``dec`` left inconclusive below ``MIN_SPREAD_INDICES``, its advice at least that."""
+    if n >= MIN_SPREAD_INDICES or dec.verdict not in D.SETTLED:
+        return dec
+    return replace(dec, verdict=D.INCONCLUSIVE,
+                   games_needed=max(dec.games_needed or 0, MIN_SPREAD_INDICES))
+
+
 def spread_est(j: Joint, tables, weights, lo: float, hi: float) -> Estimate:
     """The seats' squared spread around 1/N (less its sampling noise), weighted over tables."""
     value, sd, constant = spreads(j, tables, weights)
