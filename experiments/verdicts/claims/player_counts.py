@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from ...tables.stats import holm_reject
 from .. import decisions as D
 from ..catalog import Entry
 from ..decisions import BALANCE_RULE, BOTH_RULE
@@ -128,9 +129,8 @@ def four_players_best(cat, by: dict[int, Entry], p, alpha=ALPHA, look: Look = FI
         for name, est in ests.items():
             tests.append((name, k, p_below(est, -tol[name], look),
                           p_above(est, -tol[name], look), est))
-    from statsmodels.stats.multitest import multipletests
-    better = multipletests([t[2] for t in tests], alpha=alpha / 2, method="holm")[0]
-    notbetter = multipletests([t[3] for t in tests], alpha=alpha / 2, method="holm")[0]
+    better = holm_reject([t[2] for t in tests], alpha / 2)
+    notbetter = holm_reject([t[3] for t in tests], alpha / 2)
     best, lost, words = 0, 0, []
     for name in tol:
         mine = [i for i, t in enumerate(tests) if t[0] == name]
