@@ -129,24 +129,19 @@ def verdict_text(v: pd.DataFrame) -> str:
         lines.append(f"  {found} of {len(v)} rows are findings; at their stated rates at most "
                      f"{expected:.2f} are expected to be false (every verdict is about the bot "
                      f"styles played, not people)")
-    if "across the ladder" in shown.columns:
-        lines.append("across the ladder:")
-        width = max(len(str(x)) for x in shown["across the ladder"]) + 1
+    for column, heading in (("across the ladder", "across the ladder:"),
+                            ("for strong play",
+                             "for strong play (the search rung at every budget played):")):
+        if column not in shown.columns:
+            continue
+        lines.append(heading)
+        width = max(len(str(x)) for x in shown[column]) + 1
         seen = set()
         for r in shown.to_dict("records"):
-            if (r["claim"], r["scope"]) in seen or not r["across the ladder"]:
+            if (r["claim"], r["scope"]) in seen or not r[column]:
                 continue
             seen.add((r["claim"], r["scope"]))
-            lines.append(f"  {r['claim']:<4} {r['across the ladder']:<{width}} {r['scope']}")
-    if "for strong play" in shown.columns:
-        lines.append("for strong play (the search rung at every budget played):")
-        width = max(len(str(x)) for x in shown["for strong play"]) + 1
-        seen = set()
-        for r in shown.to_dict("records"):
-            if (r["claim"], r["scope"]) in seen or not r["for strong play"]:
-                continue
-            seen.add((r["claim"], r["scope"]))
-            lines.append(f"  {r['claim']:<4} {r['for strong play']:<{width}} {r['scope']}")
+            lines.append(f"  {r['claim']:<4} {r[column]:<{width}} {r['scope']}")
     return "\n".join(lines)
 
 

@@ -261,7 +261,8 @@ def _play(spec, folder, old, run, force_new, threads, cluster, w, setting_done, 
         folder.remove_temporaries()
         if old is not None:
             w.begin("checking the chunk files already there",
-                    len(spec.chunks()) * len(spec.points), unit="chunk file")
+                    sum(len(spec.chunks(spec.games_of(p.label))) for p in spec.points),
+                    unit="chunk file")
         jobs, done = plan(spec, folder if old is not None else None, run, checked=w.update)
         outcome.games_total = sum(spec.games_of(p.label) for p in spec.points)
         outcome.games_done = sum(done.values())

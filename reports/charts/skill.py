@@ -99,6 +99,17 @@ def _trace_rows(tidy, meta, tables) -> pd.DataFrame:
     return pd.concat([t, first], ignore_index=True)
 
 
+def _traced(run, tidy, settings, filters):
+    """The charts' common start: the settings table, the chosen self-play tables and their
+    trace rows (``_trace_rows``)."""
+    tidy = data.tidy_for(run, tidy)
+    meta = data.settings_table(run)
+    tables = skill_tables(meta, data.select(meta, settings, **filters))
+    if not tables:
+        raise ValueError("no table of two or more self-play levels to trace")
+    return meta, tables, _trace_rows(tidy, meta, tables)
+
+
 @style.chart
 def skill_trace(run, tidy: pd.DataFrame | None = None, *, settings=None,
                 title: str | None = None, **filters):
@@ -108,12 +119,7 @@ def skill_trace(run, tidy: pd.DataFrame | None = None, *, settings=None,
     first); below each, seat 1's share minus 1/N. ``settings`` / ``filters`` (``select``)
     choose the settings; a table needs two levels. Returns ``(figure, table)``: one row per
     point, ``metric`` ``win_share`` or ``seat1_excess``."""
-    tidy = data.tidy_for(run, tidy)
-    meta = data.settings_table(run)
-    tables = skill_tables(meta, data.select(meta, settings, **filters))
-    if not tables:
-        raise ValueError("no table of two or more self-play levels to trace")
-    table = _trace_rows(tidy, meta, tables)
+    meta, tables, table = _traced(run, tidy, settings, filters)
     levels = list(dict.fromkeys(table["strategy"]))
     names = [level_name(s) for s in levels]
     width = PANEL_WIDTH * len(tables) + 1.2
@@ -238,12 +244,7 @@ def skill_strength(run, tidy: pd.DataFrame | None = None, *, strength=None, sett
     default the packaged ``experiments/skill_strength.csv``). One panel per player count, one
     series per boat allocation. Levels the strength table lacks are left out, and the caption
     names them. Returns ``(figure, table)``: one row per point."""
-    tidy = data.tidy_for(run, tidy)
-    meta = data.settings_table(run)
-    tables = skill_tables(meta, data.select(meta, settings, **filters))
-    if not tables:
-        raise ValueError("no table of two or more self-play levels to trace")
-    trace = _trace_rows(tidy, meta, tables)
+    _, _, trace = _traced(run, tidy, settings, filters)
     strength = strength_table(strength)
     rows, left_out = [], []
     for r in trace[trace["metric"] == "seat1_excess"].to_dict("records"):
