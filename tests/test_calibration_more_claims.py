@@ -1,7 +1,8 @@
 """The calibration of the claims whose rules were first calibrated on other claims' judges
 (experiments.verdicts.calibration_cases): the tie-breaks (T1, T2, T3), the turns (S2, S4), a
 player's task at 5-6 players (N3), the challenges and expansions (C1-C4, C6, E1d, E2) and the
-mixed tables' skill and leader claims (K1, K3, L2) -- each rule shape (direction, threshold,
+mixed tables' skill and leader claims (K1, K3, L2), the skill trace's slopes (S5, S5b) and
+a listed allocation's balance (B3a) -- each rule shape (direction, threshold,
 balance, both parts, either part refuting) run through the claim's own judge on synthetic
 settings its scopes select, with the truth planted exactly at the edge: wrong at most alpha/2
 of the time on either side at one look (three Monte Carlo standard errors of slack), and just
@@ -33,7 +34,7 @@ def slack(p: float, reps: int) -> float:
 
 def test_every_claim_is_here_or_in_the_first_calibrations():
     assert set(LATER) | set(CC.SEATS) | set(CC.FIRST) == set(CC.CASES)
-    assert len(LATER) == 18 and all(any(SC[n].claim == c for n in EDGE) for c in LATER)
+    assert len(LATER) == 19 and all(any(SC[n].claim == c for n in EDGE) for c in LATER)
 
 
 # A finding, not a tolerance: T1's shift is nonzero only in tied games (a skewed per-index

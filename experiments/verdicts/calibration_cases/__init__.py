@@ -7,7 +7,7 @@ what matters is the tolerance over the standard error, so a short run at a wide 
 tells what a long one at a narrow tolerance would.
 
 One module per subject, mirroring ``experiments.verdicts.claims``: ``seats`` (S1, S3, S1b, S1c,
-T1, T2, T3), ``boats_turns`` (B2, B2r, S2, S4, S2v), ``player_counts`` (N1, N3, N4),
+T1, T2, T3, B3a), ``boats_turns`` (B2, B2r, S2, S4, S2v), ``player_counts`` (N1, N3, N4),
 ``challenges`` (C1-C4, C6, E1, E1d, E2), ``skill_leader`` (K1, K2, K3, L1, L2) and ``skill``
 (S5, S5b: the skill trace's slopes over levels); ``shared``
 holds the labels, the generators more than one subject uses and the rule shapes' case lists.
@@ -57,6 +57,7 @@ from .seats import (
     first_seat_at_two_to_four,
     first_seats_flat_boats,
     house_rule_changes,
+    listed_balance,
     seat_balance,
     spread_removed,
     tie_rate,
@@ -88,13 +89,13 @@ CASES: dict[str, Callable[[float], list[Scenario]]] = {
     "C1": densely_populated, "C2": leave_no_one_behind, "C3": value_scoring,
     "C4": atlantis_is_gone, "C6": overpopulated_losses, "E1d": dolphins_sea_losses,
     "E2": squid_losses, "K1": lone_stronger, "K3": greedy_placement, "L2": careful_gains,
-    "S5": first_seat_grows, "S5b": spread_grows}
+    "S5": first_seat_grows, "S5b": spread_grows, "B3a": listed_balance}
 """Each claim's cases, by claim id: a function of ``scale`` (the studies' tolerances times it)."""
 SEATS = ("S1", "S3", "S1b", "S1c")
 FIRST = ("B2", "B2r", "S2v", "K2", "N4", "E1", "L1", "N1")
 """The other claims calibrated first (tests/test_calibration_claims.py); the rest are
 tests/test_calibration_more_claims.py's."""
-GAMES = {"T1": 3000, "S4": 3000, "N3": 4000, "K3": 4000, "L2": 10000}
+GAMES = {"T1": 3000, "S4": 3000, "N3": 4000, "K3": 4000, "L2": 10000, "B3a": 4000}
 """Games per setting at which a claim's cases past the edge (1.2 and 1.5 x) have decent power
 at ``scale`` 3 (1,000 for a claim not listed): ``--games 0`` runs each claim at its own."""
 

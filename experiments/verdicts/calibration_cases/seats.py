@@ -89,6 +89,30 @@ def seat_balance(scale: float) -> list[Scenario]:
     ]
 
 
+def listed_balance(scale: float) -> list[Scenario]:
+    """B3a: S1b's rule on a listed allocation, at 6 players (seat 6 the one off)."""
+    t = SEAT_TOLERANCE * scale
+    par = {"tolerance": t}
+
+    def listed(shares):
+        return lambda rng, n: synthetic("p6-listed", 6, n, shares, rng=rng,
+                                        allocation="custom")
+
+    def last_off(d):
+        return np.r_[np.full(5, 1 / 6 + d / 5), 1 / 6 - d]
+
+    return [
+        Scenario("B3a balanced", "B3a", "every seat 1/N", listed(np.full(6, 1 / 6)), REF, SUP,
+                 par),
+        Scenario("B3a at the margin: seat 6 -tolerance", "B3a", "at the margin",
+                 listed(last_off(t)), SUP, frozenset(), par, REF),
+        Scenario("B3a seat 6 at 1.2 x the tolerance", "B3a", "just outside (not balanced)",
+                 listed(last_off(1.2 * t)), SUP, REF, par),
+        Scenario("B3a seat 6 at 1.5 x the tolerance", "B3a", "outside (not balanced)",
+                 listed(last_off(1.5 * t)), SUP, REF, par),
+    ]
+
+
 def _rules_and_flat(rules_shares, flat_shares, **kw):
     def make(rng, n):
         s = np.random.SeedSequence(int(rng.integers(2**32)))

@@ -144,6 +144,32 @@ CLAIMS.append(Claim(
     scopes=rules_boats_at_five_six, measure=seat_balance, brings=("S1c",)))
 
 
+def listed_boats_at_five_six(cat, entries, p) -> list[Entry]:
+    """The 5-6 player settings of a boat list given by hand (allocation ``custom``): the
+    allocations a search found closest, played again by another style (``fair-boats-search``)."""
+    return at_own_rule(cat, entries, allocation="custom", players=lambda n: n >= 5)
+
+
+def listed_balance(cat, e: Entry, p, alpha=ALPHA, look: Look = FIXED) -> Found:
+    """S1b's test on a listed allocation, its scope naming the list."""
+    f = seat_balance(cat, e, p, alpha, look)
+    boats = ",".join(map(str, e.boats)) if e.boats else "custom"
+    f.scope = f.scope.replace("custom boats", f"boats {boats}")
+    return f
+
+
+CLAIMS.append(Claim(
+    "B3a", "H", "The closest allocation a search found for the heuristic bots is fair "
+    "(per-seat boat lists, docs/fairest.md), for stronger play too.",
+    "Under a listed boat allocation, is every seat's win share within the tolerance of 1/N?",
+    "win share minus 1/N of the seat farthest from it (pp)",
+    BALANCE_RULE + "; the parts are the seats",
+    "the N seats: intersection-union for support, Bonferroni (alpha/N) for refutation; "
+    "each allocation its own row (no correction across allocations)",
+    {"tolerance": TOL_SEAT},
+    scopes=listed_boats_at_five_six, measure=listed_balance))
+
+
 def rules_against_flat_boats(cat, entries, p) -> list[tuple[Entry, Entry]]:
     """Each 5-6 player setting of the rules' boats with its flat-boats twin."""
     pairs = ((a, twin(cat, entries, a, allocation="flat"))
