@@ -13,6 +13,7 @@ from experiments.verdicts.calibration import synthetic
 from experiments.verdicts.catalog import from_data
 from experiments.verdicts.inference import FIXED
 from experiments.verdicts.table import judge
+from reports.report import verdict_view
 
 pytestmark = pytest.mark.engine_free
 
@@ -49,6 +50,7 @@ def test_b3a_names_the_list_and_refutes_a_seat_far_from_its_share():
     assert row["scope"].startswith("6 players, boats 0,0,1,1,3,3, base game")
     assert row["verdict"] == "refuted"
     assert "farthest from 1/N: seat 6" in row["detail"]
+    assert " pp [" in verdict_view(v)["effect [95% CI]"].iloc[0]
 
 
 def test_b3a_supports_an_allocation_whose_seats_are_all_near_their_share():

@@ -166,7 +166,7 @@ CLAIMS.append(Claim(
     BALANCE_RULE + "; the parts are the seats",
     "the N seats: intersection-union for support, Bonferroni (alpha/N) for refutation; "
     "each allocation its own row (no correction across allocations)",
-    {"tolerance": TOL_SEAT},
+    {"tolerance": TOL_SEAT}, "pp",
     scopes=listed_boats_at_five_six, measure=listed_balance))
 
 
