@@ -3,8 +3,8 @@ claims with two heuristic levels and the search rung at budgets 2 and 4, two gam
 (the shipped budgets cost seconds a game, which a test suite cannot pay 40 times over; the
 shipped file itself is checked without playing). The miniature writes its report with S5's
 verdicts; played on a Dask LocalCluster it gives the very table of a local run; killed with
-kill -9 and run again it ends with the uninterrupted run's table, from which the same verdicts
-follow."""
+kill -9 and run again it ends with the uninterrupted run's table and verdicts (judged through
+the API, without drawing the report's charts again)."""
 from __future__ import annotations
 
 import re
@@ -16,6 +16,7 @@ from support.cli_harness import invoke
 from support.run_table import load_run
 from test_sweep_cli import start, wait_for_chunks
 
+import survive_sim
 from experiments.sweeps import spec as S
 
 pytestmark = pytest.mark.slow
@@ -23,6 +24,7 @@ pytestmark = pytest.mark.slow
 LEVELS = ["greedy", "racer", "search256:budget=2", "search256:budget=4"]
 SETTINGS = 5 * len(LEVELS)                   # 5 and 6 players x 2 boat rules, and 4 players
 GAMES = 2
+VERDICT_COLUMNS = ["claim", "play", "scope", "verdict", "effect", "low", "high", "n"]
 
 
 @pytest.mark.engine_free
@@ -64,6 +66,20 @@ def local(mini, tmp_path_factory):
     return out
 
 
+def _verdicts(run) -> pd.DataFrame:
+    return survive_sim.Run(run).verdicts()[VERDICT_COLUMNS].reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def local_verdicts(local):
+    """The uninterrupted run's verdicts, as its report wrote them, and checked equal to the
+    API's judgement of the same run."""
+    written = pd.read_csv(local / "report" / "verdicts.csv")[VERDICT_COLUMNS]
+    judged = _verdicts(local / "run")
+    pd.testing.assert_frame_equal(judged, written, check_dtype=False)
+    return judged
+
+
 def test_the_study_writes_its_report_with_s5_across_the_levels(local):
     table, account = load_run(local / "run")
     assert len(account) == SETTINGS and set(h for h, _ in account.values()) == {GAMES}
@@ -75,16 +91,18 @@ def test_the_study_writes_its_report_with_s5_across_the_levels(local):
     assert (local / "report" / "index.html").exists()
 
 
-def test_a_dask_local_cluster_gives_the_local_tables(mini, local, tmp_path):
+def test_a_dask_local_cluster_gives_the_local_tables(mini, local, local_verdicts, tmp_path):
     pytest.importorskip("dask.distributed")
     out = tmp_path / "dask"
     r = invoke("sweep", mini, "--out", out / "run", "--scheduler", "local", "--workers", 2,
                "--no-progress")
     assert r.exit_code == 0, r.stderr
     pd.testing.assert_frame_equal(load_run(out / "run")[0], load_run(local / "run")[0])
+    pd.testing.assert_frame_equal(_verdicts(out / "run"), local_verdicts)
 
 
-def test_killed_with_kill_9_it_resumes_to_the_uninterrupted_run(mini, local, tmp_path):
+def test_killed_with_kill_9_it_resumes_to_the_uninterrupted_run(mini, local, local_verdicts,
+                                                                tmp_path):
     out = tmp_path / "killed"
     args = ["sweep", mini, "--out", out / "run", "--threads", 1, "--no-progress"]
     proc = start(*args)
@@ -98,3 +116,4 @@ def test_killed_with_kill_9_it_resumes_to_the_uninterrupted_run(mini, local, tmp
     _, stderr = done.communicate(timeout=1200)
     assert done.returncode == 0, stderr
     pd.testing.assert_frame_equal(load_run(out / "run")[0], load_run(local / "run")[0])
+    pd.testing.assert_frame_equal(_verdicts(out / "run"), local_verdicts)
