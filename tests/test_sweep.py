@@ -226,6 +226,30 @@ def test_a_stopped_sweep_resumes_to_the_same_table(reference, tmp_path):
     pd.testing.assert_frame_equal(table(out), ref)
 
 
+def test_a_dear_chunk_is_counted_before_the_next_plays(reference, tmp_path, monkeypatch):
+    """A search chunk plays for minutes: its games and its "done" must show when it ends, not
+    once the next chunk has played too (cheap chunks are written while the next plays)."""
+    _, ref, _ = reference
+    events = []
+    real = sweep.PS.run_records
+
+    def recorded(settings, seed, first, count):
+        events.append(("play", first))
+        return real(settings, seed, first, count)
+
+    monkeypatch.setattr(sweep.PS, "run_records", recorded)
+    monkeypatch.setattr(sweep, "PROMPT_AFTER", 0.0)
+    out = tmp_path / "run"
+    sweep.run_sweep(small(), out, threads=1, progress=lambda n: events.append(("rows", n)),
+                    setting_done=lambda label, n: events.append(("done", label)))
+    plays = [i for i, e in enumerate(events) if e[0] == "play"]
+    counted = [i for i, e in enumerate(events) if e[0] == "rows"]
+    assert len(plays) == len({p.game_key() for p in small().points}) * (GAMES // CHUNK)
+    assert all(any(a < c < b for c in counted) for a, b in zip(plays, plays[1:]))
+    assert events[-1][0] == "done"
+    pd.testing.assert_frame_equal(table(out), ref)
+
+
 def test_extending_a_run_gives_the_longer_runs_table(reference, tmp_path):
     _, ref, _ = reference
     out = tmp_path / "run"
