@@ -200,7 +200,8 @@ def win_numerators(settings: Settings, rows: np.ndarray, player: int) -> np.ndar
         keys.append(np.column_stack([cols[:, [s for s in range(settings.seats)
                                               if settings.player_of_seat[s] == p]].sum(axis=1)
                                      for p in range(settings.players)]))
-    winners, _ = decide(*keys, rule=settings.tiebreak, equal=3 in settings.challenges)
+    winners, _ = decide(*keys, rule=settings.tiebreak, equal=3 in settings.challenges,
+                        komi=settings.player_komi_halves)
     k = winners.sum(axis=1).astype(np.int64)
     return np.where(winners[:, player], SHARE_DEN // np.maximum(k, 1), 0).astype(np.int64)
 

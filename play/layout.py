@@ -12,7 +12,9 @@ ST_CHALLENGES = ST_SIDS + MAX_SEATS   # CH_* bits
 ST_SQUID = ST_CHALLENGES + 1      # X7: 0 off, 1 the Giant Squid, 2 squid instead of whales
 ST_JOURNAL = ST_SQUID + 1         # 1: keep the journal a search seat re-enters by (play.journal)
 ST_CHAIN = ST_JOURNAL + 1         # 1: the X1.6 tie-break chain decides ties, 0: shared (B7.3)
-ST_SIZE = ST_CHAIN + 1
+ST_ORDER = ST_CHAIN + 1          # 2 cells, C2.1: the explorers' and the boats' ORDER_* codes
+ST_KOMI = ST_ORDER + 2           # 6 cells, C1: each seat's score bonus in half points
+ST_SIZE = ST_KOMI + MAX_SEATS
 
 # ---- event log ---------------------------------------------------------------------------
 (EV_LAYOUT, EV_PLACE_EXPLORER, EV_PLACE_BOAT, EV_TURN, EV_PLAY_TILE, EV_MOVE, EV_SINK,

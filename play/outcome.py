@@ -13,8 +13,11 @@ chance of getting home from where it stands (the lookahead's potential, ``strate
 100 on an isle, less 10 per movement point still needed, less ``risk`` times the static danger
 of the creatures' next die move where it swims or sails, as a fraction).
 The players' estimates become shares by a softmax at ``temperature`` points, so a clear lead
-counts nearly as a win and a close race as a near tie. ``out`` holds 3 x 6 cells: the shares,
-then scratch, then the estimated points (``blend_scores`` reads them).
+counts nearly as a win and a close race as a near tie. A score bonus (komi, C1) counts in both:
+the win is decided on score plus bonus, and the softmax races the estimates plus bonus.
+``blend_scores`` mixes in shares of the points alone: a bonus is the same whatever is played.
+``out`` holds 3 x 6 cells: the shares, then scratch, then the estimated points (``blend_scores``
+reads them).
 """
 import numpy as np
 
@@ -28,6 +31,7 @@ from simulator.state import (
     EX_LOC,
     EX_VALUE,
     HEX_TERRAIN,
+    KOMI,
     L_BOAT,
     L_LAND,
     L_SAFE,
@@ -62,18 +66,31 @@ def _keys(S, keys):
 
 
 @hot
+def komi_halves(S, p):
+    """C1.1: player ``p``'s score bonus in half points (2 players: over its two colours)."""
+    players = S[N_PLAYERS]
+    out = 0
+    for s in range(S[N_SEATS]):
+        if s % players == p:
+            out += S[KOMI + s]
+    return out
+
+
+@hot
 def shares(S, chain, keys, out):
-    """Each seat's win share (its player's) in ``out[:N_SEATS]``; ``keys`` is (6, 4) scratch."""
+    """Each seat's win share (its player's) in ``out[:N_SEATS]``; ``keys`` is (6, 4) scratch.
+    The totals compared are twice the score plus the bonus in half points (C1.2)."""
     _keys(S, keys)
     players = S[N_PLAYERS]
     equal = (S[CHALLENGES] & CH_EQUAL) != 0
     alive = np.int64(0)                        # bit p: player p still in the running
-    best = -1
+    best = np.int64(-(1 << 40))
     for p in range(players):
-        if keys[p, 0] > best:
-            best = keys[p, 0]
+        total = 2 * keys[p, 0] + komi_halves(S, p)
+        if total > best:
+            best = total
     for p in range(players):
-        if keys[p, 0] == best:
+        if 2 * keys[p, 0] + komi_halves(S, p) == best:
             alive |= np.int64(1) << p
     if chain:
         for step in range(3):
@@ -135,7 +152,8 @@ def estimate(S, temperature, keys, out, danger, risk):
             out[MAX_SEATS + s % players] += ((1 if equal else S[EX_VALUE + e])
                                              * _home(S, e, danger, risk))
     for p in range(players):
-        out[2 * MAX_SEATS + p] = out[MAX_SEATS + p]
+        out[2 * MAX_SEATS + p] = out[MAX_SEATS + p]        # the points alone: blend_scores'
+        out[MAX_SEATS + p] += 0.5 * komi_halves(S, p)      # the race is on points + bonus
     top = out[MAX_SEATS]
     for p in range(1, players):
         top = max(top, out[MAX_SEATS + p])

@@ -1,9 +1,11 @@
-"""What a run is played under: player count, seats, strategies, boat allocation and rule flags.
+"""What a run is played under: player count, seats, strategies, boat allocation, the
+compensation levers (komi, setup order) and rule flags.
 
 ``Settings`` is validated once, in Python, so that the compiled core never sees bad input; every
 problem raises ``SettingsError`` with one line that names the accepted values (the CLI turns it
 into exit code 2). The command line's strings are parsed here too (``parse_strategies``,
-``parse_boats``, ``parse_challenges``, ``Settings.from_options``), so that the rules of what is
+``parse_boats``, ``parse_komi``, ``parse_setup_order``, ``parse_challenges``,
+``Settings.from_options``), so that the rules of what is
 accepted live in one place, and a run's settings go to and from a plain dict here alone
 (``to_dict`` / ``from_dict``: the replay log and a sweep's manifest store them).
 """
@@ -33,6 +35,8 @@ RULES_BOATS = {2: (2, 2, 2, 2), 3: (2, 2, 2), 4: (2, 2, 2, 2),     # B4.4, B4.5
 MAX_TURNS = 2**31 - 1                    # R10: the engine keeps the turn cap in an int32
 _NUMBER = re.compile(r"\s*[+-]?[0-9]+\s*")    # ASCII digits only: int() also reads '٢'
 FLAGS = ("lagoon_is_sea", "creatures_must_move", "dolphins", "squid", "squid_only")
+KOMI_LIMIT = 30                          # C1.1: a seat's bonus is -30 to +30 points, in halves
+SETUP_ORDERS = ("forward", "reverse", "snake")                      # C2.1
 
 
 class SettingsError(ValueError):
@@ -53,6 +57,17 @@ def _is_int(value) -> bool:
 def _is_flag(value) -> bool:
     """True or False (Python's or numpy's bool, or the integers 0 and 1)."""
     return isinstance(value, (bool, np.bool_)) or (_is_int(value) and value in (0, 1))
+
+
+def _is_half(value) -> bool:
+    """A number of points whole or half, -``KOMI_LIMIT`` to ``KOMI_LIMIT`` (C1.1)."""
+    return (isinstance(value, numbers.Real) and not isinstance(value, bool)
+            and np.isfinite(value) and abs(value) <= KOMI_LIMIT and float(2 * value).is_integer())
+
+
+def _shown(value) -> str:
+    """A bonus as the user wrote it (``0.5``, ``1``), or its repr when it is not a number."""
+    return f"{value:g}" if _is_half(value) or isinstance(value, float) else repr(value)
 
 
 def seats_for(players: int) -> int:
@@ -89,6 +104,44 @@ def parse_boats(text: str) -> tuple[int, ...]:
         raise SettingsError(f"boats must be `rules` or comma-separated numbers 0-3 (one per "
                             f"seat, at most 12 in all), got {text!r}", "--boats")
     return tuple(int(part) for part in parts)
+
+
+def parse_komi(text: str) -> tuple[float, ...]:
+    """C1.1: ``none`` (or ``0``) -> ``()``; else one number per seat in points, whole or half
+    (``0,0,0.5,1,1.5``), checked by ``Settings`` against the seat count."""
+    if text.strip() in ("none", "0", ""):
+        return ()
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        if not (re.fullmatch(r"[+-]?[0-9]{1,2}(\.[05]0*)?", part)
+                and abs(float(part)) <= KOMI_LIMIT):
+            raise SettingsError(f"komi must be `none` or comma-separated bonuses in points, "
+                                f"whole or half, -{KOMI_LIMIT} to {KOMI_LIMIT} (one per seat, "
+                                f"e.g. 0,0,0.5,1,1.5), got {text!r}", "--komi")
+        out.append(float(part))
+    return tuple(out)
+
+
+def parse_setup_order(text: str) -> tuple[str, str]:
+    """C2.1: ``snake`` -> ``("snake", "snake")`` (explorers and boats alike);
+    ``explorers=reverse,boats=snake`` or ``explorers=reverse`` (the other phase ``forward``)."""
+    text = text.strip()
+    accepted = (f"accepted: {', '.join(SETUP_ORDERS)} for both phases, or "
+                f"explorers=ORDER,boats=ORDER (either alone)")
+    if text in SETUP_ORDERS:
+        return (text, text)
+    order = {"explorers": "forward", "boats": "forward"}
+    parts = [p.strip() for p in text.split(",")]
+    seen = set()
+    for part in parts:
+        phase, eq, value = part.partition("=")
+        phase, value = phase.strip(), value.strip()
+        if not eq or phase not in order or value not in SETUP_ORDERS or phase in seen:
+            raise SettingsError(f"bad setup order {text!r}; {accepted}", "--setup-order")
+        seen.add(phase)
+        order[phase] = value
+    return (order["explorers"], order["boats"])
 
 
 def parse_challenges(text: str) -> tuple[int, ...]:
@@ -132,6 +185,8 @@ class Settings:
     dolphins: bool = False                    # X5 Dolphins & Dive Dice (= Challenge 5)
     squid: bool = False                       # X7 the Giant Squid
     squid_only: bool = False                  # X7.6 squid instead of whales (needs squid)
+    komi: tuple[float, ...] = ()              # C1: score bonus per seat in points; () = none
+    setup_order: tuple[str, str] = ("forward", "forward")    # C2: explorers' (B4.3), boats'
 
     def __post_init__(self):
         if not _is_int(self.players) or self.players not in SUPPORTED_PLAYERS:
@@ -139,7 +194,8 @@ class Settings:
                                 f"got {self.players}", "--players")
         n = seats_for(self.players)
         for name, param in (("strategies", "--strategies"), ("boats", "--boats"),
-                            ("challenges", "--challenge")):
+                            ("challenges", "--challenge"), ("komi", "--komi"),
+                            ("setup_order", "--setup-order")):
             value = getattr(self, name)
             if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
                 raise SettingsError(f"{name} must be a list, got {value!r}", param)
@@ -198,16 +254,30 @@ class Settings:
             raise SettingsError(f"tiebreak must be one of {', '.join(TIEBREAKS)}, got {tiebreak!r}",
                                 "--tiebreak")
         object.__setattr__(self, "tiebreak", tiebreak)
+        komi = tuple(self.komi)
+        if komi and (len(komi) != n or not all(_is_half(k) for k in komi)):
+            raise SettingsError(f"komi must be {n} bonuses in points, whole or half, "
+                                f"-{KOMI_LIMIT} to {KOMI_LIMIT} (one per seat), got "
+                                f"{','.join(_shown(k) for k in komi)}", "--komi")
+        komi = tuple(float(k) for k in komi)
+        object.__setattr__(self, "komi", komi if any(komi) else ())   # all zero = none
+        order = tuple(self.setup_order)
+        if len(order) != 2 or not all(isinstance(o, str) and o in SETUP_ORDERS for o in order):
+            raise SettingsError(f"setup_order must be two of {', '.join(SETUP_ORDERS)} "
+                                f"(explorers', boats'), got {list(order)!r}", "--setup-order")
+        object.__setattr__(self, "setup_order", order)
 
     @classmethod
     def from_options(cls, players: int, strategies: str = "random", boats: str = "rules",
-                     challenges: str = "", **flags) -> Settings:
+                     challenges: str = "", komi: str = "none", setup_order: str = "forward",
+                     **flags) -> Settings:
         """Settings from the command line's strings (``--strategies greedy,random``,
         ``--boats 2,2,1``, ``--challenge 1,3``) and its flags (the other fields, by name;
         ``tiebreak=None`` means the rules' default)."""
         flags["tiebreak"] = flags.get("tiebreak") or ""
         return cls(players=players, strategies=parse_strategies(strategies),
-                   boats=parse_boats(boats), challenges=parse_challenges(challenges), **flags)
+                   boats=parse_boats(boats), challenges=parse_challenges(challenges),
+                   komi=parse_komi(komi), setup_order=parse_setup_order(setup_order), **flags)
 
     @property
     def seats(self) -> int:
@@ -216,6 +286,18 @@ class Settings:
     @property
     def player_of_seat(self) -> tuple[int, ...]:
         return tuple(s % self.players for s in range(self.seats))
+
+    @property
+    def komi_halves(self) -> tuple[int, ...]:
+        """C1: each seat's bonus in half points (zeros with no komi): what the engine adds."""
+        return tuple(int(round(2 * k)) for k in self.komi) or (0,) * self.seats
+
+    @property
+    def player_komi_halves(self) -> tuple[int, ...]:
+        """C1.1: each player's bonus in half points (2 players: the sum over its colours)."""
+        halves = self.komi_halves
+        return tuple(sum(halves[s] for s in range(self.seats) if self.player_of_seat[s] == p)
+                     for p in range(self.players))
 
     @property
     def challenge_bits(self) -> int:
@@ -266,13 +348,19 @@ class Settings:
     # ------------------------------------------------------------------------ plain dicts
     def as_dict(self) -> dict:
         """The settings without the strategies (the replay log's ``settings``; its keys are
-        part of the log format, docs/replay-log.md)."""
+        part of the log format, docs/replay-log.md). ``komi`` and ``setup_order`` (C1, C2) are
+        there only when they differ from the rules, so that every earlier run keeps its
+        identity and every earlier log its bytes."""
+        levers = {**({"komi": list(self.komi)} if self.komi else {}),
+                  **({"setup_order": list(self.setup_order)}
+                     if self.setup_order != ("forward", "forward") else {})}
         return {"players": self.players, "seats": self.seats,
                 "player_of_seat": list(self.player_of_seat),
                 "boats_per_seat": list(self.boats), "lagoon_is_sea": self.lagoon_is_sea,
                 "creatures_must_move": self.creatures_must_move, "max_turns": self.max_turns,
                 "tiebreak": self.tiebreak, "challenges": list(self.challenges),
-                "dolphins": self.dolphins, "squid": self.squid, "squid_only": self.squid_only}
+                "dolphins": self.dolphins, "squid": self.squid, "squid_only": self.squid_only,
+                **levers}
 
     def to_dict(self) -> dict:
         """``as_dict()`` plus ``strategies`` (one per seat): everything ``from_dict`` needs."""
@@ -307,4 +395,4 @@ class Settings:
 
 
 _FIELD_OF_KEY = {"boats_per_seat": "boats"}
-_DICT_KEYS = set(Settings(players=4).as_dict())
+_DICT_KEYS = set(Settings(players=4).as_dict()) | {"komi", "setup_order"}

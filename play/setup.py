@@ -1,6 +1,7 @@
 """Setup (B4): a new game's state from the settings vector and the setup stream (B4.1: pieces
 off, serpents on their starts, the 40 tiles shuffled onto the island; X1.1, X1.2, X6.1, X7.6),
-then the explorers and the boats placed in seat order (B4.3, B4.4, X1.3, X1.4, X2.1, X6.2)."""
+then the explorers and the boats placed in seat order (B4.3, B4.4, X1.3, X1.4, X2.1, X6.2) or
+in the setup order the settings give (C2.1), and each seat's score bonus noted (C1.1)."""
 import numpy as np
 
 from simulator.board import ISLAND_HEXES, N_HEX, SERPENT_STARTS
@@ -30,6 +31,7 @@ from simulator.state import (
     HEX_BOAT,
     HEX_TERRAIN,
     KIND_COUNT,
+    KOMI,
     L_LAND,
     L_OFF,
     L_UNPLACED,
@@ -43,6 +45,10 @@ from simulator.state import (
     N_KINDS,
     N_PLAYERS,
     N_SEATS,
+    ORDER_BOATS,
+    ORDER_EXPLORERS,
+    ORDER_REVERSE,
+    ORDER_SNAKE,
     P_VALUE,
     PLAYER_OF,
     PRIV,
@@ -69,9 +75,11 @@ from .layout import (
     EV_PLACE_EXPLORER,
     ST_BOATS,
     ST_CHALLENGES,
+    ST_KOMI,
     ST_LAGOON_SEA,
     ST_MAX_TURNS,
     ST_MUST_MOVE,
+    ST_ORDER,
     ST_PLAYERS,
     ST_SEATS,
     ST_SQUID,
@@ -93,9 +101,12 @@ def new_game(S, st, rng):
     S[SQUID_ON] = np.int64(st[ST_SQUID] > 0)
     S[SQUID_ONLY] = np.int64(st[ST_SQUID] == 2)
     S[PROTECT_PENDING] = -1
+    S[ORDER_EXPLORERS] = st[ST_ORDER]
+    S[ORDER_BOATS] = st[ST_ORDER + 1]
     for s in range(MAX_SEATS):
         S[PLAYER_OF + s] = s % st[ST_PLAYERS] if s < nseats else -1
         S[BOATS_ALLOC + s] = st[ST_BOATS + s] if s < nseats else 0
+        S[KOMI + s] = st[ST_KOMI + s] if s < nseats else 0
     for e in range(MAX_EX):
         S[EX_AT + e] = -1
         S[EX_PROT + e] = -1
@@ -172,22 +183,37 @@ def place_next_explorer(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, seat):
 
 
 @hot
+def seat_in_round(order, rnd, i, nseats):
+    """C2.1: the ``i``-th seat to place in round ``rnd`` of a setup phase: seat ``i``
+    (``forward``, the rules' B4.3 and B4.4), seat ``nseats - 1 - i`` (``reverse``), or forward
+    in even rounds and reverse in odd ones (``snake``)."""
+    if order == ORDER_REVERSE or (order == ORDER_SNAKE and rnd % 2 == 1):
+        return nseats - 1 - i
+    return i
+
+
+@hot
 def place_pieces(S, st, rng, ctx, mem, W, fns, opts, ev, snaps):
-    """B4.3 then B4.4: explorers one at a time in seat order, then boats one at a time in seat
-    order, skipping seats whose allocation is placed (X1.4)."""
+    """B4.3 then B4.4: explorers one at a time in the setup order (C2.1; the rules': seat
+    order), then boats one at a time in theirs, skipping seats whose allocation is placed
+    (X1.4). The orders are read from the state, which a re-entering search restores."""
     nseats = S[N_SEATS]
     remaining = 0
     for e in range(MAX_EX):
         if S[EX_LOC + e] == L_UNPLACED:
             remaining += 1
+    rnd = 0
     while remaining > 0 and ctx[C_ERR] == 0:
-        for seat in range(nseats):
+        for i in range(nseats):
+            seat = seat_in_round(S[ORDER_EXPLORERS], rnd, i, nseats)
             remaining -= place_next_explorer(S, st, rng, ctx, mem, W, fns, opts, ev, snaps, seat)
+        rnd += 1
     if ctx[C_ERR] != 0:
         return
     boat = 0
     for rnd in range(3):
-        for seat in range(nseats):
+        for i in range(nseats):
+            seat = seat_in_round(S[ORDER_BOATS], rnd, i, nseats)
             if S[BOATS_ALLOC + seat] <= rnd:
                 continue
             n = OS.options_place_boat(S, opts)

@@ -42,11 +42,13 @@ from .layout import (
     ST_SEATS,
     ST_CHAIN,
     ST_JOURNAL,
+    ST_KOMI,
+    ST_ORDER,
     ST_SIDS,
     ST_SIZE,
     ST_SQUID,
 )
-from .settings import Settings
+from .settings import SETUP_ORDERS, Settings
 
 SEAT_COLUMNS = REC_SEAT
 BACK_COLUMNS = tuple(f"back_{b}" for b in BACK_NAMES)
@@ -66,6 +68,8 @@ def settings_vector(s: Settings) -> np.ndarray:
     st[ST_SIDS:ST_SIDS + s.seats] = s.strategy_ids
     st[ST_JOURNAL] = int(s.journal)
     st[ST_CHAIN] = int(s.tiebreak == "chain")
+    st[ST_ORDER:ST_ORDER + 2] = [SETUP_ORDERS.index(o) for o in s.setup_order]   # C2.1
+    st[ST_KOMI:ST_KOMI + s.seats] = s.komi_halves                                  # C1.1
     return st
 
 
@@ -280,7 +284,8 @@ def tiebreak_columns(rows: np.ndarray, settings: Settings) -> dict:
         keys.append(np.column_stack([seat_cols[:, [s for s in range(settings.seats)
                                                    if settings.player_of_seat[s] == p]].sum(axis=1)
                                      for p in range(settings.players)]))
-    _, step = decide(*keys, rule=settings.tiebreak, equal=3 in settings.challenges)
+    _, step = decide(*keys, rule=settings.tiebreak, equal=3 in settings.challenges,
+                     komi=settings.player_komi_halves)
     return {"tiebreak": pd.Categorical.from_codes(
                 np.full(n, TIEBREAKS.index(settings.tiebreak), np.int8),
                 categories=list(TIEBREAKS)),
@@ -315,6 +320,9 @@ def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -
                 np.ascontiguousarray(col, np.int32) if present else np.zeros(n, np.int32), absent)
         cols[f"player_{s}"] = constant(settings.player_of_seat[s] if present else 0, np.int8)
         cols[f"boats_{s}"] = constant(settings.boats[s] if present else 0, np.int8)
+        if settings.komi:                          # C1.3: only then, so other tables keep bytes
+            cols[f"komi_{s}"] = pd.arrays.FloatingArray(
+                np.full(n, settings.komi[s] if present else 0.0, np.float32), absent)
         cols[f"strategy_{s}"] = pd.Categorical.from_codes(
             np.full(n, codes.index(settings.strategies[s]) if present else -1, np.int8),
             categories=codes)
@@ -328,6 +336,10 @@ def records_frame(rows: np.ndarray, settings: Settings, seed: int, first: int) -
     cols["lagoon_is_sea"] = np.full(n, settings.lagoon_is_sea)
     cols["creatures_must_move"] = np.full(n, settings.creatures_must_move)
     cols["max_turns"] = np.full(n, settings.max_turns, dtype=np.int32)
+    if settings.setup_order != ("forward", "forward"):         # C2.1: only then (as komi)
+        for phase, order in zip(("explorers", "boats"), settings.setup_order):
+            cols[f"setup_order_{phase}"] = pd.Categorical.from_codes(
+                np.full(n, SETUP_ORDERS.index(order), np.int8), categories=list(SETUP_ORDERS))
     return pd.DataFrame(cols)
 
 

@@ -16,6 +16,19 @@ def _ex(log_explorers: dict, e: int) -> str:
     return f"explorer {e // SLOTS}.{e % SLOTS} (value {x['value']})"
 
 
+def levers_line(s: dict) -> str:
+    """``; komi 0,0,0.5,1,1.5; setup order snake`` (RULES.md C1, C2), or nothing when the log's
+    settings play the rules' setup and scoring."""
+    out = ""
+    if s.get("komi"):
+        out += "; komi " + ",".join(f"{k:g}" for k in s["komi"])
+    order = s.get("setup_order") or ["forward", "forward"]
+    if list(order) != ["forward", "forward"]:
+        out += (f"; setup order {order[0]}" if order[0] == order[1] else
+                f"; setup order: explorers {order[0]}, boats {order[1]}")
+    return out
+
+
 def format_log(log: dict) -> str:
     """A readable turn-by-turn account of a logged game."""
     values = {x["id"]: x for x in log["explorers"]}
@@ -27,12 +40,14 @@ def format_log(log: dict) -> str:
              f"{' (5 = dolphins & dive dice)' if 5 in (s.get('challenges') or []) else ''}"
              f"{'; squid only' if s.get('squid_only') else ('; squid' if s.get('squid') else '')}"
              f"; tie-break "
-             f"{s.get('tiebreak', 'shared')}"]
+             f"{s.get('tiebreak', 'shared')}{levers_line(s)}"]
     for ev in log["events"]:
         lines.extend(event_lines(log, ev, values))
     rec = log["record"]
+    komi = s.get("komi") or []
     lines.append("Scores: " + ", ".join(
-        f"seat {x}: {rec[f'score_{x}']} ({rec[f'rescued_{x}']} rescued)" for x in range(s["seats"])))
+        f"seat {x}: {rec[f'score_{x}']}{f' + {komi[x]:g} komi' if komi and komi[x] else ''} "
+        f"({rec[f'rescued_{x}']} rescued)" for x in range(s["seats"])))
     if "decided_by" in rec:
         lines.append(f"Winner decided by: {rec['decided_by']} ({rec['tiebreak']} tie-break)")
     return "\n".join(lines)

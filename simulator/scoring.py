@@ -8,6 +8,8 @@ without re-simulating. Everything here is plain numpy over arrays of shape (game
 Rules:
 
 * ``shared`` (B7.3, the base game's default): every player with the top score wins.
+* komi (C1): with a score bonus, "score" above is the score plus the bonus; the bonus is in half
+  points, so the totals compared are twice the score plus the bonus in halves.
 * ``chain`` (X1.6, the 5-6 player default): among the top scorers, (a) most explorers rescued;
   (b) with Challenge 3 (Everyone is Equal) only: highest total value rescued; (c) fewest turns
   taken; (d) whoever is still tied shares the win.
@@ -22,7 +24,7 @@ STEPS = ("score", "rescued", "value", "turns", "shared")
 STEP_SCORE, STEP_RESCUED, STEP_VALUE, STEP_TURNS, STEP_SHARED = range(len(STEPS))
 
 
-def decide(score, rescued, value, turns, rule: str, equal=False):
+def decide(score, rescued, value, turns, rule: str, equal=False, komi=None):
     """Winners and the deciding step of each game.
 
     ``score``, ``rescued``, ``value`` and ``turns`` are integer arrays (games, players); ``equal``
@@ -30,13 +32,18 @@ def decide(score, rescued, value, turns, rule: str, equal=False):
     Returns ``(winners, step)``: a bool array (games, players) and an int array (games,) of
     indices into ``STEPS``. A game with a single top scorer is decided by ``score`` under either
     rule; a tie the rule leaves standing is ``shared`` and every remaining player wins.
+    ``komi`` (C1.2): each player's bonus in half points, (players,) or (games, players); None
+    or all zeros is the rules' scoring. The bonus counts before the chain, and only there.
     """
     if rule not in TIEBREAKS:
         raise ValueError(f"tiebreak must be one of {', '.join(TIEBREAKS)}, got {rule!r}")
     score, rescued, value, turns = (np.asarray(a, dtype=np.int64)
                                     for a in (score, rescued, value, turns))
     games = score.shape[0]
-    alive = score == score.max(axis=1, keepdims=True) if games else score.astype(bool)
+    total = score
+    if komi is not None and np.any(komi):
+        total = 2 * score + np.broadcast_to(np.asarray(komi, dtype=np.int64), score.shape)
+    alive = total == total.max(axis=1, keepdims=True) if games else score.astype(bool)
     step = np.where(alive.sum(axis=1) == 1, STEP_SCORE, STEP_SHARED)
     if rule == "shared":
         return alive, step

@@ -141,6 +141,9 @@ HEX_NLAND = _block(N_HEX)    # explorers standing on the tile
 HEX_BOAT = _block(N_HEX)     # boat id or -1
 HEX_NSWIM = _block(N_HEX)    # swimmers in the hex
 HEX_NCR = _block(N_KINDS * N_HEX)   # creatures of each kind in the hex
+ORDER_EXPLORERS = _block(1)  # C2.1: the explorers' setup order (an ORDER_* code)
+ORDER_BOATS = _block(1)      # C2.1: the boats' setup order
+KOMI = _block(MAX_SEATS)     # C1: each seat's score bonus, in half points
 PUB_SIZE = _cursor
 
 # private, one row per seat
@@ -156,6 +159,8 @@ TILE_BACK = _block(N_HEX)    # back of the land tile on each hex, -1 for sea
 EX_VALUE = _block(MAX_EX)
 BACKS_REMOVED = _block(N_BACKS)  # removed tiles by back (record)
 STATE_SIZE = _cursor
+
+ORDER_FORWARD, ORDER_REVERSE, ORDER_SNAKE = 0, 1, 2    # C2.1, in SETUP_ORDERS' order
 
 N_STREAMS = 2 + MAX_SEATS    # random streams: setup, dice, one per seat for strategy noise
 RNG_SETUP, RNG_DICE, RNG_SEAT0 = 0, 1, 2

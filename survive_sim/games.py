@@ -13,8 +13,8 @@ from collections.abc import Iterator, Sequence
 import pandas as pd
 
 from play.record import game_log
-from play.settings import (Settings, SettingsError, parse_boats, parse_challenges,
-                           parse_strategies)
+from play.settings import (Settings, SettingsError, parse_boats, parse_challenges, parse_komi,
+                           parse_setup_order, parse_strategies)
 from play.simulate import iter_frames, numba_threads
 from strategies.plugins import load_plugins
 
@@ -22,7 +22,9 @@ from . import checks
 
 # the ``Settings`` fields besides players, strategies, boats and challenges
 RULES = ("tiebreak", "lagoon_is_sea", "creatures_must_move", "max_turns", "dolphins", "squid",
-         "squid_only")
+         "squid_only", "komi", "setup_order")
+# the CLI's spellings the API reads too (the compensation levers, RULES.md C1, C2)
+_SPELLED = {"komi": parse_komi, "setup_order": parse_setup_order}
 
 
 # ---------------------------------------------------------------------------- settings
@@ -32,9 +34,12 @@ def settings(players: int = 4, strategies: str | Sequence[str] = "random",
     """One table's ``Settings``, from the CLI's spellings or Python values: ``strategies``
     ``"greedy,careful"`` or ``["greedy", "careful"]``; ``boats`` ``"rules"``, ``"flat"``,
     ``"2,2,1,1,1"`` or a list; ``challenges`` ``"1,3"`` or ``[1, 3]``; ``rules``: the other
-    ``Settings`` fields (``tiebreak``, ``squid``, ``max_turns`` ...). ``plugins``: files of
-    your own strategies (docs/writing-a-strategy.md), loaded first."""
+    ``Settings`` fields (``tiebreak``, ``squid``, ``max_turns``, ``komi`` ``"0,0,0.5,1,1.5"``
+    or a list, ``setup_order`` ``"snake"`` or a pair ...). ``plugins``: files of your own
+    strategies (docs/writing-a-strategy.md), loaded first."""
     _known(rules, RULES)
+    rules = {k: _SPELLED[k](v) if k in _SPELLED and isinstance(v, str) else v
+             for k, v in rules.items()}
     plugins = checks.paths(plugins, "plugins", error=SettingsError)
     if plugins:
         load_plugins(plugins)
@@ -62,7 +67,8 @@ def parse_rules(rules: dict) -> dict:
     not a field raises ``SettingsError``."""
     _known(rules, ("boats", "challenges") + RULES)
     rules = dict(rules)
-    for key, parse in (("boats", parse_boats), ("challenges", parse_challenges)):
+    for key, parse in (("boats", parse_boats), ("challenges", parse_challenges),
+                       *_SPELLED.items()):
         if isinstance(rules.get(key), str):
             rules[key] = parse(rules[key])
     return rules

@@ -80,7 +80,8 @@ def block_of_records(rows: np.ndarray, settings: Settings) -> Block:
         cols = rows[:, R_SEAT0 + i:R_SEAT0 + seats * _WIDTH:_WIDTH].astype(np.int64)
         keys.append(np.column_stack([cols[:, [s for s in range(seats) if owner[s] == p]]
                                      .sum(axis=1) for p in range(players)]))
-    win, _ = decide(*keys, rule=settings.tiebreak, equal=3 in settings.challenges)
+    win, _ = decide(*keys, rule=settings.tiebreak, equal=3 in settings.challenges,
+                    komi=settings.player_komi_halves)
     k = win.sum(axis=1, keepdims=True)
     y = win.astype(np.int64) * (SCALE // np.maximum(k, 1))
     return Block(y, rows[:, _TURNS].astype(np.int64), keys[1].sum(axis=1))

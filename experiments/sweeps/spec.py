@@ -18,10 +18,12 @@ One file per question, checked in under ``experiments/``::
 A ``{rotate = [...]}`` line-up is repeated round the table and played in every distinct rotation
 (``experiments.tables.rotations``), so that a mixed table's seat effects are judged with each
 strategy in each seat equally often. Grid keys besides those: ``dolphins``, ``squid``,
-``squid_only`` (X5, X7, X7.6) and the rule flags ``lagoon_is_sea`` (R1), ``creatures_must_move``
-(R2/R21), ``max_turns`` (R10). A key left out takes the rules' default. Several ``[[grid]]`` tables
-give the union of their cross products (one factor at a time against a common base: the base point
-appears once). A ``[claims]`` table names the claims a study's report gives verdicts on, with their
+``squid_only`` (X5, X7, X7.6), the rule flags ``lagoon_is_sea`` (R1), ``creatures_must_move``
+(R2/R21), ``max_turns`` (R10), and the compensation levers ``komi`` (C1: ``"none"`` or a
+per-seat list such as ``[0, 0, 0.5, 1, 1.5]``) and ``setup_order`` (C2: ``"snake"``,
+``"explorers=reverse,boats=snake"``). A key left out takes the rules' default. Several
+``[[grid]]`` tables give the union of their cross products (one factor at a time against a
+common base: the base point appears once). A ``[claims]`` table names the claims a study's report gives verdicts on, with their
 tolerances (``experiments.verdicts.claims``). Every problem is a ``SpecError`` with one line naming
 the file, the key (and its line) and what is accepted; nothing is played before the whole spec is
 valid.
@@ -34,7 +36,15 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from play.settings import RULES_BOATS, Settings, SettingsError, seats_for
+from play.settings import (
+    KOMI_LIMIT,
+    RULES_BOATS,
+    Settings,
+    SettingsError,
+    parse_komi,
+    parse_setup_order,
+    seats_for,
+)
 from strategies.plugins import load_plugins, source_hash
 from strategies.registry import StrategyError
 
@@ -51,7 +61,8 @@ TOP_KEYS = ("name", "description", "seed", "games", "chunk", "skip_invalid", "pl
             "claims")
 # grid key -> (default values, what one value must be, checker of one value)
 GRID_ORDER = ("players", "strategies", "boats", "challenges", "tiebreak", "dolphins", "squid",
-              "squid_only", "lagoon_is_sea", "creatures_must_move", "max_turns")
+              "squid_only", "lagoon_is_sea", "creatures_must_move", "max_turns", "komi",
+              "setup_order")
 
 
 class SpecError(ValueError):
@@ -95,6 +106,25 @@ def _check_challenges(v):
     return isinstance(v, list) and all(_is_int(x) for x in v)
 
 
+def _check_komi(v):
+    if isinstance(v, str):                      # "none", or the CLI's "0,0,0.5,1,1.5"
+        try:
+            parse_komi(v)
+            return True
+        except SettingsError:
+            return False
+    return (isinstance(v, list) and bool(v) and all(
+        isinstance(k, (int, float)) and not isinstance(k, bool) and abs(k) <= KOMI_LIMIT
+        and float(2 * k).is_integer() for k in v))
+
+
+def _check_setup_order(v):
+    try:
+        return isinstance(v, str) and bool(parse_setup_order(v))
+    except SettingsError:
+        return False
+
+
 GRID = {
     "players": ((4,), "a player count 2-6", _check_players),
     "strategies": (("random",), "a strategy name, a per-seat list of names, or {rotate = [names]} "
@@ -111,6 +141,10 @@ GRID = {
     "creatures_must_move": ((False,), "true or false", lambda v: isinstance(v, bool)),
     "max_turns": ((400,), f"a whole number of seat-turns 1 to {MAX_TURNS} (2**31-1, the "
                   f"engine's int32)", lambda v: _is_int(v) and 1 <= v <= MAX_TURNS),
+    "komi": (("none",), "none or a per-seat list of bonuses in points, whole or half, -30 to 30 "
+             "(C1; also as text, \"0,0,0.5,1,1.5\")", _check_komi),
+    "setup_order": (("forward",), "forward, reverse, snake, or explorers=ORDER,boats=ORDER "
+                    "(C2)", _check_setup_order),
 }
 assert tuple(GRID) == GRID_ORDER
 
@@ -194,6 +228,12 @@ def label(s: Settings, boats) -> str:
         parts.append("mustmove")
     if s.max_turns != 400:
         parts.append(f"cap{s.max_turns}")
+    if s.komi:                                                           # C1
+        parts.append("komi_" + "_".join(f"{k:g}" for k in s.komi))
+    if s.setup_order != ("forward", "forward"):                          # C2
+        explorers, boats = s.setup_order
+        parts.append(f"order_{explorers}" if explorers == boats else
+                     f"order_{explorers}.{boats}")
     return "-".join(parts)
 
 
@@ -411,7 +451,10 @@ def _add_point(v: dict, strategies: tuple, skip: bool, bad, points, skipped, see
                      tiebreak=v["tiebreak"], challenges=tuple(v["challenges"]),
                      dolphins=v["dolphins"], squid=v["squid"], squid_only=v["squid_only"],
                      lagoon_is_sea=v["lagoon_is_sea"],
-                     creatures_must_move=v["creatures_must_move"], max_turns=v["max_turns"])
+                     creatures_must_move=v["creatures_must_move"], max_turns=v["max_turns"],
+                     komi=parse_komi(v["komi"]) if isinstance(v["komi"], str)
+                     else tuple(v["komi"]),
+                     setup_order=parse_setup_order(v["setup_order"]))
     except SettingsError as e:
         reason = str(e)
         if not skip:

@@ -28,7 +28,7 @@ MAX_SEATS = 6
 R10_MAX_TURNS = 400                    # the Settings default, for tables without the column
 # the factors a pair of settings may differ in (Challenge 5 / dolphins is in ``challenges``)
 FACTORS = ("boats", "challenges", "tiebreak", "strategies", "squid", "squid_only",
-           "lagoon_is_sea", "creatures_must_move", "max_turns")
+           "lagoon_is_sea", "creatures_must_move", "max_turns", "komi", "setup_order")
 NAMED_ALLOCATIONS = ("rules", "flat", "reversed")
 LOSS_CAUSES = ("serpent", "shark", "whale", "whirlpool", "squid", "stranded")
 EXPLORER_VALUES = {10: 28, 8: 24, 7: 22}         # B1.2, X1.1, X1.2: a colour's values by count
@@ -169,24 +169,38 @@ def keys(df: pd.DataFrame, ps: pd.DataFrame | None = None) -> list[np.ndarray]:
             for name in ("score", "rescued", "rescued_value", "turns")]
 
 
+def komi_rule(df: pd.DataFrame) -> np.ndarray | None:
+    """Per game and player, the score bonus in half points (C1.1: the ``komi_<seat>``
+    columns summed over a player's seats), or None for a table without them."""
+    owners = seats_of_players(df)
+    if not len(df) or not all(f"komi_{s}" in df.columns for seats in owners.values()
+                              for s in seats):
+        return None
+    return np.column_stack([sum(np.rint(2 * df[f"komi_{s}"].astype("float64").to_numpy())
+                                .astype(np.int64) for s in seats) for seats in owners.values()])
+
+
 def winners(df: pd.DataFrame, tiebreak: str | None = None) -> pd.DataFrame:
     """Boolean, one row per game (``df``'s index) and one column per player: True for each
-    winner under the tie-break rule (``tiebreak_rule``); a tie left standing is shared."""
-    win, _ = decide(*keys(df), rule=tiebreak_rule(df, tiebreak), equal=equal_rule(df))
+    winner under the tie-break rule (``tiebreak_rule``); a tie left standing is shared. A
+    score bonus (C1, the ``komi_<seat>`` columns) counts before the rule."""
+    win, _ = decide(*keys(df), rule=tiebreak_rule(df, tiebreak), equal=equal_rule(df),
+                    komi=komi_rule(df))
     return pd.DataFrame(win, index=df.index, columns=range(win.shape[1]))
 
 
 def decided_by(df: pd.DataFrame, tiebreak: str | None = None) -> pd.Series:
     """Per game, the step that decided it: ``score`` (a single top scorer), a step of the
     X1.6 chain (``rescued``, ``value``, ``turns``) or ``shared`` (the tie stood)."""
-    _, step = decide(*keys(df), rule=tiebreak_rule(df, tiebreak), equal=equal_rule(df))
+    _, step = decide(*keys(df), rule=tiebreak_rule(df, tiebreak), equal=equal_rule(df),
+                     komi=komi_rule(df))
     return pd.Series(pd.Categorical.from_codes(step, categories=list(STEPS)), index=df.index,
                      name="decided_by")
 
 
 def shared_top(df: pd.DataFrame) -> pd.Series:
-    """True for the games whose top score is held by two or more players (before any
-    tie-break)."""
+    """True for the games whose top score (plus any bonus, C1) is held by two or more players
+    (before any tie-break)."""
     return winners(df, "shared").sum(axis=1) > 1
 
 
@@ -216,6 +230,7 @@ class SettingData:
     # columns were read -- each player's losses by cause (``LOSS_CAUSES``); empty otherwise
     value: np.ndarray | None = None
     lost: dict = field(default_factory=dict)
+    komi: tuple | None = None            # C1: each player's score bonus in half points
 
     @property
     def n(self) -> int:
@@ -266,16 +281,30 @@ def _factors(get, has, seats: int) -> dict:
     """A setting's factors from ``get(column)`` (its one value) and ``has(column)``."""
     boats = tuple(int(get(f"boats_{s}")) for s in range(seats)) \
         if all(has(f"boats_{s}") for s in range(seats)) else None
-    allocation = get("allocation")
+    allocation = get("allocation") if has("allocation") else None
     out = {"boats": (str(allocation) if allocation in NAMED_ALLOCATIONS
                      else ("custom", boats) if allocation is not None else boats),
            "challenges": parse_challenges(get("challenges")) if has("challenges") else None,
            "tiebreak": str(get("tiebreak")) if has("tiebreak") else None,
            "strategies": tuple(str(get(f"strategy_{s}")) for s in range(seats)
                                if has(f"strategy_{s}"))}
-    for col in FACTORS[4:]:
+    for col in FACTORS[4:9]:
         out[col] = get(col) if has(col) else None
+    # C1, C2: the levers' columns exist only where a lever is set (the rules' tables keep
+    # their bytes), so their absence is the rules' value, not unknown
+    out["komi"] = tuple(float(get(f"komi_{s}")) for s in range(seats)) \
+        if all(has(f"komi_{s}") for s in range(seats)) else ()
+    out["setup_order"] = tuple(str(get(f"setup_order_{phase}")) if has(f"setup_order_{phase}")
+                               else "forward" for phase in ("explorers", "boats"))
     return out
+
+
+def komi_halves(komi: tuple, owners: dict) -> tuple[int, ...] | None:
+    """C1.1: each player's score bonus in half points from the seats' bonuses in points (the
+    table's ``komi_<seat>``), or None with no bonus."""
+    if not komi or not any(komi):
+        return None
+    return tuple(sum(int(round(2 * komi[s])) for s in seats) for seats in owners.values())
 
 
 def _meta(label: str, players: int, get, has, games: np.ndarray, owners: dict) -> SettingData:
@@ -290,7 +319,8 @@ def _meta(label: str, players: int, get, has, games: np.ndarray, owners: dict) -
                        factors=factors, games=games, own=own,
                        challenges=factors["challenges"] or frozenset(),
                        max_turns=int(factors["max_turns"] or R10_MAX_TURNS),
-                       score=none, rescued=none, explorers=none, turns=none, owners=owners)
+                       score=none, rescued=none, explorers=none, turns=none, owners=owners,
+                       komi=komi_halves(factors["komi"], owners))
 
 
 def probe_of(label: str, row: Mapping) -> SettingData:
@@ -326,7 +356,8 @@ def _decide_both(d: SettingData, value: np.ndarray) -> SettingData:
     d.value = value
     chain_keys = (d.score, d.rescued, value, d.turns)
     for rule in TIEBREAKS:
-        d.win[rule], d.step[rule] = decide(*chain_keys, rule=rule, equal=3 in d.challenges)
+        d.win[rule], d.step[rule] = decide(*chain_keys, rule=rule, equal=3 in d.challenges,
+                                           komi=d.komi)
     return d
 
 
@@ -404,7 +435,8 @@ def pool(parts: list[SettingData], seating: tuple, label: str, stride: int,
                     factors={**first.factors, "strategies": (style,) * len(seating)},
                     games=games, own=first.own, challenges=first.challenges,
                     max_turns=first.max_turns, score=cat("score"), rescued=cat("rescued"),
-                    explorers=cat("explorers"), turns=cat("turns"), owners=first.owners)
+                    explorers=cat("explorers"), turns=cat("turns"), owners=first.owners,
+                    komi=first.komi)
     for rule in first.win:
         d.win[rule] = np.concatenate([p.win[rule] for p in parts])
         d.step[rule] = np.concatenate([p.step[rule] for p in parts])

@@ -26,7 +26,9 @@ GAME_COLUMNS = ("game", "seed", "players", "seats", "end_reason", "end_seat", "t
 SETTING_COLUMNS = (("players",) + tuple(f"boats_{s}" for s in range(MAX_SEATS))
                    + tuple(f"strategy_{s}" for s in range(MAX_SEATS))
                    + ("challenges", "dolphins", "squid", "squid_only", "lagoon_is_sea",
-                      "creatures_must_move", "max_turns", "tiebreak", "seed"))
+                      "creatures_must_move", "max_turns", "tiebreak", "seed")
+                   + tuple(f"komi_{s}" for s in range(MAX_SEATS))              # C1
+                   + ("setup_order_explorers", "setup_order_boats"))            # C2
 NAMES = {"tiebreak": TIEBREAKS, "decided_by": STEPS}
 DEFAULT_MAX_TURNS = Settings.max_turns                                   # R10
 
@@ -143,12 +145,23 @@ def check_duplicates(df: pd.DataFrame, groups: list[np.ndarray]) -> None:
 
 
 def run_header(players: int, seats: int, strategies, boats, challenges: str, squid: bool,
-               squid_only: bool, seed, games: str) -> str:
-    """The settings line ``simulate`` prints above its summary."""
+               squid_only: bool, seed, games: str, levers: str = "") -> str:
+    """The settings line ``simulate`` prints above its summary (``levers``: ``levers_text``)."""
     expansions = ", squid only" if squid_only else (", squid" if squid else "")
     return (f"{players} players ({seats} seats), strategies {','.join(strategies)}, boats "
-            f"{','.join(map(str, boats))}, challenges {challenges}{expansions}, seed {seed}, "
-            f"games {games}")
+            f"{','.join(map(str, boats))}{levers}, challenges {challenges}{expansions}, "
+            f"seed {seed}, games {games}")
+
+
+def levers_text(komi, setup_order) -> str:
+    """``, komi 0,0,0.5,1,1.5, setup order snake/forward`` (C1, C2), or nothing for the rules'."""
+    out = ""
+    if komi:
+        out += ", komi " + ",".join(f"{k:g}" if isinstance(k, float) else str(k) for k in komi)
+    if tuple(setup_order) != ("forward", "forward"):
+        out += (f", setup order {setup_order[0]}" if setup_order[0] == setup_order[1] else
+                f", setup order explorers {setup_order[0]}, boats {setup_order[1]}")
+    return out
 
 
 def _values(df: pd.DataFrame, col: str, default=None) -> str:
@@ -184,9 +197,14 @@ def table_header(df: pd.DataFrame) -> str:
     seats = 4 if players == 2 else players
     strategies = [_values(df, f"strategy_{s}") for s in range(seats)]
     boats = [_values(df, f"boats_{s}") for s in range(seats)]
+    komi = [_values(df, f"komi_{s}") for s in range(seats)] \
+        if all(f"komi_{s}" in df.columns for s in range(seats)) else []
+    order = [_values(df, f"setup_order_{phase}", "forward") for phase in ("explorers", "boats")]
+    levers = levers_text([float(k) if k.replace(".", "", 1).lstrip("-").isdigit() else k
+                          for k in komi], order)
     line = run_header(players, seats, strategies, boats, _values(df, "challenges", "none"),
                       _flag(df, "squid"), _flag(df, "squid_only"), _values(df, "seed"),
-                      _games_text(df) if "game" in df.columns else "?")
+                      _games_text(df) if "game" in df.columns else "?", levers)
     rules = []
     if "lagoon_is_sea" in df.columns and not _flag(df, "lagoon_is_sea"):
         rules.append("lagoon not sea")

@@ -50,6 +50,7 @@ from .games import (
     explorer_value,
     explorers_per_colour,
     keys,
+    komi_rule,
     n_players,
     n_seats,
     player_scores,
@@ -150,8 +151,9 @@ class Totals:
         ps = player_scores(df)
         keys_ = keys(df, ps)
         equal = equal_rule(df)
-        win, step = decide(*keys_, rule=rule, equal=equal)
-        top = win if rule == "shared" else decide(*keys_, rule="shared")[0]
+        komi = komi_rule(df)                                     # C1: None without a bonus
+        win, step = decide(*keys_, rule=rule, equal=equal, komi=komi)
+        top = win if rule == "shared" else decide(*keys_, rule="shared", komi=komi)[0]
         tie = win.sum(axis=1) > 1
         self.games += len(df)
         self.wins += win.sum(axis=0)

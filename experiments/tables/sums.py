@@ -142,7 +142,7 @@ class PairSums:
     def __init__(self, a: SettingData, b: SettingData, factor: str):
         p = a.players
         self.a, self.b, self.factor, self.players = a.label, b.label, factor, p
-        self.own_equal = a.own == b.own
+        self.own_equal = a.own == b.own and a.komi == b.komi      # C1: the same winners' rule
         self.twins = factor == "tiebreak"
         self.bound = max(score_bound(a.players, a.challenges), score_bound(b.players,
                                                                            b.challenges))

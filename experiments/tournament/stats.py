@@ -55,10 +55,14 @@ LINEUP_SEP = " | "                  # names may hold commas (``greedy:risk=2.0,g
 
 
 # ---------------------------------------------------------------------------- standings
-def standing_ranks(score, rescued, value, turns, rule: str, equal: bool) -> np.ndarray:
+def standing_ranks(score, rescued, value, turns, rule: str, equal: bool,
+                   komi=None) -> np.ndarray:
     """Per game (rows) and player: how many players finished strictly above (0 = top; equal
-    players share a rank), ordering by the keys of ``rule`` lexicographically."""
+    players share a rank), ordering by the keys of ``rule`` lexicographically; a score bonus
+    (``komi``, half points per player, C1.2) counts in the first key."""
     keys = [np.asarray(score, np.int64)]
+    if komi is not None and np.any(komi):
+        keys[0] = 2 * keys[0] + np.broadcast_to(np.asarray(komi, np.int64), keys[0].shape)
     if rule == "chain":
         keys += [np.asarray(rescued, np.int64),
                  np.asarray(value, np.int64) if equal else np.zeros_like(keys[0]),
@@ -104,8 +108,11 @@ class Games:
         count, n_l = len(frames[0]), len(frames)
         stacked = {k: np.stack(v, axis=1).reshape(count * n_l, p) for k, v in per.items()}
         equal = 3 in settings.challenges
-        win, _ = decide(*(stacked[k] for k in KEYS), rule=settings.tiebreak, equal=equal)
-        rank = standing_ranks(*(stacked[k] for k in KEYS), rule=settings.tiebreak, equal=equal)
+        komi = settings.player_komi_halves                      # C1: per player, half points
+        win, _ = decide(*(stacked[k] for k in KEYS), rule=settings.tiebreak, equal=equal,
+                        komi=komi)
+        rank = standing_ranks(*(stacked[k] for k in KEYS), rule=settings.tiebreak, equal=equal,
+                              komi=komi)
         games = np.repeat(frames[0]["game"].to_numpy(np.int64), n_l)
         lu = np.tile(np.arange(n_l, dtype=np.int32), count)
         return cls(tuple(strategies), list(lineups), settings.tiebreak, equal,

@@ -58,9 +58,10 @@ BLOCK = ROW_GROUP               # games per setting held at once while a chunk i
 PARALLEL_ROWS = 1_500_000       # below this many rows, one process reads faster than two
 SETTING_FIELDS = ("setting", "allocation", "game", "seed", "players", "seats", "tiebreak",
                   "challenges", "dolphins", "squid", "squid_only", "lagoon_is_sea",
-                  "creatures_must_move", "max_turns")
+                  "creatures_must_move", "max_turns", "setup_order_explorers",
+                  "setup_order_boats")
 SEAT_FIELDS = ("strategy", "boats", "player", "score", "rescued", "rescued_value", "turns",
-               "lost")
+               "lost", "komi")
 
 
 # ------------------------------------------------------------------------------ the plan

@@ -43,23 +43,32 @@ class Records(PositionState):
             for cause in CAUSES:
                 rec[f"lost_{cause}_{s}"] = sum(1 for r in lost if self.fates.get(str(r[0])) == cause)
             rec[f"lost_stranded_{s}"] = len(stranded)
+        if self.v.komi:                                   # C1.3: only when a bonus is set
+            for s in range(self.v.seats):
+                rec[f"komi_{s}"] = self.v.komi[s]
+        if self.v.setup_order != ("forward", "forward"):   # C2.1: likewise
+            rec["setup_order_explorers"], rec["setup_order_boats"] = self.v.setup_order
         rec["tiebreak"] = self.v.tiebreak
         rec["decided_by"] = self.decided_by(rec)
         return rec
 
     def decided_by(self, rec: dict) -> str:
         """B7.3 / X1.6: the step that decides the winner. Players' keys are the sums over their
-        seats (B4.5). ``score`` when one player has the top score; under the chain (a) most
-        explorers rescued, (b) highest value rescued (only with Challenge 3), (c) fewest turns
-        taken; ``shared`` when a tie stands."""
+        seats (B4.5). ``score`` when one player has the top score plus bonus (C1.2); under
+        the chain (a) most explorers rescued, (b) highest value rescued (only with Challenge
+        3), (c) fewest turns taken; ``shared`` when a tie stands."""
         players = range(self.v.players)
 
         def total(name, p):
             return sum(rec[f"{name}_{s}"] for s in range(self.v.seats)
                        if self.v.player_of_seat[s] == p)
 
-        top = max(total("score", p) for p in players)
-        alive = [p for p in players if total("score", p) == top]
+        def points(p):                                    # C1.2: score plus bonus
+            return total("score", p) + sum(self.v.komi[s] for s in range(self.v.seats)
+                                           if self.v.komi and self.v.player_of_seat[s] == p)
+
+        top = max(points(p) for p in players)
+        alive = [p for p in players if points(p) == top]
         if len(alive) == 1:
             return "score"
         if self.v.tiebreak == "shared":
@@ -95,6 +104,10 @@ def _record_rule(col: str) -> str:
         return "B4.5"
     if col in ("tiebreak", "decided_by"):
         return "X1.6"
+    if col.startswith("komi_"):
+        return "C1.3"
+    if col.startswith("setup_order_"):
+        return "C2.1"
     if col.startswith("lost_whirlpool"):
         return "B3.4"
     if col.startswith(("lost_serpent", "lost_shark", "lost_whale")):
@@ -135,6 +148,10 @@ def check_record(log: dict, pos: Records):
         if not _same(rec[col], val):
             seat = int(col.rsplit("_", 1)[1]) if col.rsplit("_", 1)[-1].isdigit() else -1
             raise Fail(_record_rule(col), f"record: {col} expected {val!r}, found {rec[col]!r}", seat)
+    for col, val in rec.items():          # a lever the record shows but the settings do not
+        if col.startswith(("komi_", "setup_order_")) and col not in want and not _is_null(val):
+            raise Fail(_record_rule(col), f"record: {col} is {val!r}, but the settings set no "
+                                          f"{'komi' if col.startswith('komi') else 'setup order'}")
     for s in range(pos.v.seats, MAX_SEATS):
         for c in _SEAT_COLS:
             col = f"{c}_{s}"

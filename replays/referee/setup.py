@@ -1,5 +1,5 @@
 """Setup (B4): the layout, explorer placement (B4.3, X1.3, X2.1, X6.2) and boat placement
-(B4.4, R19, X1.4), round the seats in order from seat 0."""
+(B4.4, R19, X1.4), round the seats in order from seat 0, or in the setup order of C2.1."""
 from __future__ import annotations
 
 from .components import GONE, KIND_COUNT, KINDS
@@ -23,24 +23,34 @@ class Setup(PositionState):
         self.phase = self.EXPLORERS
         return "B4.1"
 
-    def _next_placer(self, left: list[int]) -> int:
-        """B4.3, B4.4, X1.4: next seat after the last placer that still has something to place."""
+    def _placer(self, order: str, counts: list[int], k: int) -> int:
+        """B4.3, B4.4, X1.4, C2.1: the seat whose turn it is to place the ``k``-th piece (from
+        0) of a phase in which seat ``s`` places ``counts[s]`` pieces, one per round, in the
+        phase's order: seats 0..N-1 each round (``forward``), N-1..0 (``reverse``), or the
+        one in even rounds and the other in odd ones (``snake``); a seat whose pieces are all
+        placed is skipped (X1.4). -1 when the phase is over."""
         n = self.v.seats
-        for k in range(1, n + 1):
-            s = (self.last_placer + k) % n
-            if left[s] > 0:
-                return s
-        return -1
+        sequence = []
+        for rnd in range(max(counts, default=0)):
+            backwards = order == "reverse" or (order == "snake" and rnd % 2 == 1)
+            sequence += [s for s in (range(n - 1, -1, -1) if backwards else range(n))
+                         if counts[s] > rnd]
+        return sequence[k] if k < len(sequence) else -1
 
     def _ev_place_explorer(self, ev):
         """B4.3: one explorer per seat in turn, on a land tile the rule in force allows
         (``_placement``: B4.3, X1.3, X2.1, X6.2)."""
         left = [0] * self.v.seats
+        total = [0] * self.v.seats
         for row in self.ex_rows:
             if row[1] == "unplaced":
                 left[self.ex_seat[row[0]]] += 1
-        seat = self._next_placer(left)
-        self._expect_seat(ev, seat, "B4.3", "explorer placement goes round the seats in order")
+            if row[1] != "off":
+                total[self.ex_seat[row[0]]] += 1
+        order = self.v.setup_order[0]
+        seat = self._placer(order, total, sum(total) - sum(left))
+        self._expect_seat(ev, seat, "C2.1" if order != "forward" else "B4.3",
+                          f"explorer placement goes round the seats in {order} order")
         e, h = ev["explorer"], ev["hex"]
         if e not in self.ex or self.ex_seat[e] != seat:
             raise Fail("B4.3", f"seat {seat} may place only its own explorers, found explorer {e}")
@@ -114,9 +124,10 @@ class Setup(PositionState):
 
     def _ev_place_boat(self, ev):
         """B4.4, R19, X1.4: boats in seat order, on an empty sea hex next to land, no boat or creature."""
-        left = [a - p for a, p in zip(self.v.boats_per_seat, self.boats_placed)]
-        seat = self._next_placer(left)
-        self._expect_seat(ev, seat, "B4.4", "boat placement goes round the seats in order")
+        order = self.v.setup_order[1]
+        seat = self._placer(order, list(self.v.boats_per_seat), self.next_boat)
+        self._expect_seat(ev, seat, "C2.1" if order != "forward" else "B4.4",
+                          f"boat placement goes round the seats in {order} order")
         b, h = ev["boat"], ev["hex"]
         if b != self.next_boat:
             raise Fail("B4.4", f"boats are numbered in placement order: expected boat "

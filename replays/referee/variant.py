@@ -1,4 +1,5 @@
-"""The rules in force, read from the log's ``settings`` (B4.5, X1, X2-X7, R1, R2/R21, R10).
+"""The rules in force, read from the log's ``settings`` (B4.5, X1, X2-X7, R1, R2/R21, R10, and
+the compensation levers C1 komi and C2 setup order).
 
 A setting the referee does not implement is refused (rule ``X``) instead of being checked as if
 it were the base game.
@@ -21,7 +22,8 @@ from .failure import Fail
 
 _KNOWN_SETTINGS = {"players", "seats", "player_of_seat", "boats_per_seat", "lagoon_is_sea",
                    "creatures_must_move", "max_turns", "tiebreak", "challenges", "dolphins",
-                   "squid", "squid_only"}
+                   "squid", "squid_only", "komi", "setup_order"}
+SETUP_ORDERS = ("forward", "reverse", "snake")  # C2.1
 CHALLENGES = (1, 2, 3, 4, 5, 6)                 # X2.1-X2.4, X5, X6 (the referee's coverage)
 # settings that do not change what is legal in a game
 _IGNORED_SETTINGS = {"strategies"}
@@ -42,6 +44,8 @@ class Variant:
     squid: bool = False                 # X7
     squid_only: bool = False            # X7.6
     kinds_in_play: tuple[str, ...] = BASE_KINDS
+    komi: tuple[float, ...] = ()        # C1.1: score bonus per seat in points; () none
+    setup_order: tuple[str, str] = ("forward", "forward")   # C2.1: explorers', boats'
 
     @property
     def dolphins(self) -> bool:
@@ -105,9 +109,21 @@ class Variant:
         tiebreak = s.get("tiebreak") or ("chain" if players >= 5 else "shared")
         if tiebreak not in TIEBREAKS:
             raise Fail("B7.3", f"tiebreak must be one of {', '.join(TIEBREAKS)}, found {tiebreak!r}")
+        komi = s.get("komi") or []
+        if not isinstance(komi, list) or (komi and len(komi) != seats) or any(
+                isinstance(k, bool) or not isinstance(k, (int, float)) or abs(k) > 30
+                or (2 * k) != int(2 * k) for k in komi):
+            raise Fail("C1.1", f"komi must be {seats} bonuses in whole or half points, -30 to "
+                               f"30, found {komi!r}")
+        order = s.get("setup_order") or ["forward", "forward"]
+        if not isinstance(order, list) or len(order) != 2 or any(o not in SETUP_ORDERS
+                                                                  for o in order):
+            raise Fail("C2.1", f"setup_order must be two of {', '.join(SETUP_ORDERS)}, found "
+                               f"{order!r}")
         return cls(players=players, seats=seats, player_of_seat=pos, boats_per_seat=boats,
                    lagoon_is_sea=bool(s.get("lagoon_is_sea", True)),
                    creatures_must_move=bool(s.get("creatures_must_move", False)),
                    max_turns=max_turns, tiebreak=tiebreak,
                    challenges=tuple(sorted(set(challenges))), squid=squid,
-                   squid_only=squid_only, kinds_in_play=kinds)
+                   squid_only=squid_only, kinds_in_play=kinds,
+                   komi=tuple(float(k) for k in komi), setup_order=tuple(order))

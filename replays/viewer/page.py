@@ -81,10 +81,11 @@ def _swatch(colour: str) -> str:
     return f'<span class="swatch" style="background:{escape(colour)}"></span>'
 
 
-def _score_rows(scores: list[dict], to_move: int) -> list[str]:
-    """The scoreboard as HTML pieces: its head, then per seat its score (value rescued),
-    explorers rescued, lost (by cause), still in play or to place, and tiles in hand; the seat
-    to move highlighted. The page joins them inside a ``<table>`` (``viewer.js``)."""
+def _score_rows(scores: list[dict], to_move: int, komi=()) -> list[str]:
+    """The scoreboard as HTML pieces: its head, then per seat its score (value rescued; with
+    a score bonus, C1, the bonus under it), explorers rescued, lost (by cause), still in play
+    or to place, and tiles in hand; the seat to move highlighted. The page joins them inside a
+    ``<table>`` (``viewer.js``)."""
     placing = any(r.get("to_place") for r in scores)
     out = ['<thead><tr><th scope="col">seat</th><th scope="col">score</th>'
            '<th scope="col">safe</th><th scope="col">lost</th>'
@@ -99,12 +100,19 @@ def _score_rows(scores: list[dict], to_move: int) -> list[str]:
         out.append(
             f'<tr{cls}><td>{_swatch(row["colour"])}{seat} {escape(row["colour_name"])}'
             f'<span class="sub">{escape(row["strategy"])}</span></td>'
-            f'<td><b>{row["value"]}</b></td><td>{row["rescued"]}</td>'
+            f'<td><b>{row["value"]}</b>{_komi_note(komi, seat)}</td><td>{row["rescued"]}</td>'
             f'<td>{row["lost_total"]}<span class="sub causes">{escape(causes)}</span></td>'
             f'<td>{row["to_place"] if placing else row["on_board"]}</td>'
             f'<td title="{escape(hand)}">{row["tiles"]}'
             f'<span class="sub">{escape(hand)}</span></td></tr>')
     return out
+
+
+def _komi_note(komi, seat: int) -> str:
+    """``+1.5 komi`` under a seat's score when it has a bonus (C1.1)."""
+    if not komi or not komi[seat]:
+        return ""
+    return f'<span class="sub">{komi[seat]:+g} komi</span>'
 
 
 def _head_html(log: dict, sc, ev: dict) -> str:
@@ -216,7 +224,8 @@ def frames(log: dict) -> dict:
         data["frames"].append([frags.index(f) for f in _pieces(sc, cache)])
         data["text"].append(texts.index(sc.text))
         data["head"].append(heads.index(_head_html(log, sc, ev)))
-        board_rows = tuple(rows.index(r) for r in _score_rows(sc.scores, sc.seat))
+        board_rows = tuple(rows.index(r) for r in _score_rows(sc.scores, sc.seat,
+                                                              log["settings"].get("komi")))
         data["score"].append(boards.index(board_rows))
         data["rule"].append(rules.index(sc.rule or NO_RULE))
         data["turn"].append(int(ev.get("turn", 0)))
@@ -248,6 +257,12 @@ def _about(log: dict) -> str:
         rules.append("giant squid")
     if s.get("dolphins") and 5 not in (s.get("challenges") or []):
         rules.append("dolphins")
+    if s.get("komi"):                                                    # C1
+        rules.append("komi " + ",".join(f"{k:g}" for k in s["komi"]))
+    order = s.get("setup_order") or ["forward", "forward"]
+    if list(order) != ["forward", "forward"]:                            # C2
+        rules.append(f"setup order {order[0]}" if order[0] == order[1] else
+                     f"setup order: explorers {order[0]}, boats {order[1]}")
     strategies = ", ".join(dict.fromkeys(log.get("strategies") or []))
     end = (log.get("record") or {}).get("end_reason")
     parts = [f"{s['players']} players", f"strategies {strategies}" if strategies else "",

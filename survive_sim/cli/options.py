@@ -145,7 +145,7 @@ def expansion_options(f):
 
 
 def rule_options(f):
-    """The variant flags of RULES.md (X1.5, B7.3/X1.6, R1, R2/R21, R10) and the expansions,
+    """The variant flags of RULES.md (X1.5, B7.3/X1.6, R1, R2/R21, R10, C1, C2) and the expansions,
     shared by simulate and replay; their names are ``Settings.from_options``' keywords."""
     f = tiebreak_option(f)
     f = expansion_options(f)
@@ -153,6 +153,14 @@ def rule_options(f):
                      help="Boats per seat (X1.5): `rules` (2 each for 2-4 players, 1,1,2,2,2 "
                           "for 5, 1,1,1,1,2,2 for 6) or one number 0-3 per seat, at most 12 "
                           "in all, e.g. 2,2,2,2,2.")(f)
+    f = click.option("--setup-order", default="forward", show_default=True, metavar="ORDER",
+                     help="C2: the order seats place explorers (B4.3) and boats (B4.4) in: "
+                          "`forward` (the rules), `reverse` (the last seat first) or `snake` "
+                          "(1..N, N..1, ...); or each phase on its own, e.g. "
+                          "explorers=reverse,boats=snake.")(f)
+    f = click.option("--komi", default="none", show_default=True, metavar="LIST",
+                     help="C1: a score bonus per seat in points, whole or half, -30 to 30, "
+                          "counted before the tie-break, e.g. 0,0,0.5,1,1.5.")(f)
     f = click.option("--max-turns", type=IntRange(1, INT32_MAX), default=400, show_default=True,
                      help="R10: turn cap (seat-turns); capped games end as `turn_cap`.")(f)
     f = click.option("--creatures-must-move", is_flag=True,

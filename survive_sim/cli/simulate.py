@@ -80,7 +80,7 @@ def simulate(players, games, seed, strategies, plugins, out, first, threads, chu
     chunk = effective_chunk(chunk, games)
 
     from experiments.tables.summary import Totals, format_summary
-    from experiments.tables.results import run_header
+    from experiments.tables.results import levers_text, run_header
     from play.simulate import numba_threads, run_records
     from survive_sim.games import simulate_chunks
 
@@ -119,7 +119,8 @@ def simulate(players, games, seed, strategies, plugins, out, first, threads, chu
 
     click.echo(run_header(players, settings.seats, settings.strategies, settings.boats,
                           challenges_label(settings), settings.squid, settings.squid_only, seed,
-                          f"{first}..{first + games - 1}"))
+                          f"{first}..{first + games - 1}",
+                          levers_text(settings.komi, settings.setup_order)))
     click.echo(format_summary(totals.table()))
     click.echo(f"speed: {games} games in {played:.2f} s = {rate_text(games / max(played, 1e-9))} "
                f"games/s on {threads_used(threads)} thread(s)")

@@ -74,7 +74,7 @@ def _challenge_sets(values: tuple[str, ...]) -> list | None:
 
 
 def _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squid_only,
-          lagoon_not_sea, creatures_must_move, max_turns) -> dict:
+          lagoon_not_sea, creatures_must_move, max_turns, komi=(), setup_orders=()) -> dict:
     grid = {}
     if players is not None:
         grid["players"] = _alternatives(players, int, "--players", "a player count 2-6",
@@ -98,6 +98,10 @@ def _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squ
     if max_turns is not None:
         grid["max_turns"] = _alternatives(max_turns, int, "--max-turns",
                                           f"a turn cap 1 to {INT32_MAX}", "200,400")
+    if komi:
+        grid["komi"] = [k.strip() for k in komi]         # checked by the spec (C1.1)
+    if setup_orders:
+        grid["setup_order"] = [o.strip() for o in setup_orders]
     return grid
 
 
@@ -130,6 +134,12 @@ def _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squ
 @click.option("--lagoon-not-sea", is_flag=True, help="R1 the other way in every setting.")
 @click.option("--creatures-must-move", is_flag=True, help="R2/R21 in every setting.")
 @click.option("--max-turns", default=None, metavar="LIST", help="R10 turn caps.")
+@click.option("--komi", multiple=True, metavar="LIST",
+              help="C1: a score bonus per seat in points, whole or half (0,0,0.5,1,1.5), or "
+                   "none; repeat for alternatives.")
+@click.option("--setup-order", "setup_orders", multiple=True, metavar="ORDER",
+              help="C2: forward, reverse, snake, or explorers=ORDER,boats=ORDER; repeat for "
+                   "alternatives.")
 @click.option("--skip-invalid", is_flag=True,
               help="Leave out combinations that cannot be played (saying which).")
 @click.option("--plan", is_flag=True,
@@ -148,8 +158,9 @@ def _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squ
 @click.option("--no-progress", is_flag=True, help="No progress bar or lines on stderr.")
 @plugin_option
 def sweep(spec_file, out, games, seed, chunk, players, strategies, boats, challenges, tiebreak,
-          dolphins, squid, squid_only, lagoon_not_sea, creatures_must_move, max_turns,
-          skip_invalid, plan, force_new, threads, scheduler, workers, no_progress, plugins):
+          dolphins, squid, squid_only, lagoon_not_sea, creatures_must_move, max_turns, komi,
+          setup_orders, skip_invalid, plan, force_new, threads, scheduler, workers, no_progress,
+          plugins):
     """Play every setting of a grid into the run folder --out.
 
     SPEC is an experiment file (TOML, see experiments/); without it the grid options give the
@@ -161,7 +172,7 @@ def sweep(spec_file, out, games, seed, chunk, players, strategies, boats, challe
     from experiments.sweeps import spec as specs
     load_plugins_option(plugins)        # before the grid is checked: its names may use them
     grid = _grid(players, strategies, boats, challenges, tiebreak, dolphins, squid, squid_only,
-                 lagoon_not_sea, creatures_must_move, max_turns)
+                 lagoon_not_sea, creatures_must_move, max_turns, komi, setup_orders)
     try:
         if spec_file is not None:
             if grid or skip_invalid:

@@ -158,11 +158,13 @@ class Table:
                  creatures_must_move: bool = False, max_turns: int = 400, seed: int = 1,
                  game: int = 0, strategy: str = "scripted", boats: tuple[int, ...] = (),
                  tiebreak: str = "", challenges: tuple[int, ...] = (), dolphins: bool = False,
-                 squid: bool = False, squid_only: bool = False):
+                 squid: bool = False, squid_only: bool = False, komi: tuple = (),
+                 setup_order: tuple[str, str] = ("forward", "forward")):
         self.settings = Settings(players=players, lagoon_is_sea=lagoon_is_sea,
                                  creatures_must_move=creatures_must_move, max_turns=max_turns,
                                  boats=boats, tiebreak=tiebreak, challenges=challenges,
-                                 dolphins=dolphins, squid=squid, squid_only=squid_only)
+                                 dolphins=dolphins, squid=squid, squid_only=squid_only,
+                                 komi=komi, setup_order=setup_order)
         self.seats = self.settings.seats
         self.st = settings_vector(self.settings)
         self.st[LY.ST_SIDS:LY.ST_SIDS + self.seats] = strategy_code(strategy)
