@@ -1,0 +1,131 @@
+"""The komi screen (``experiments.komi.screen``): for a komi-blind strategy, the win shares it
+reads from games played without a bonus equal, game for game, those of the same games played
+*with* the bonus (RULES.md C1.3) -- from a table and from a run folder read chunk by chunk."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from support.cli_harness import invoke
+
+from experiments.komi.screen import KomiSums, komi_grid, run_blocks, screen, vector_label
+from experiments.tables.games import prepare
+from play.settings import Settings
+from play.simulate import simulate
+
+CASES = [dict(players=5, strategies=("greedy",)),
+         dict(players=6, strategies=("careful",), tiebreak="shared"),
+         dict(players=2, strategies=("random", "greedy")),
+         dict(players=4, strategies=("greedy",), challenges=(3,), tiebreak="chain")]
+
+
+def _labelled(df, label):
+    out = df.copy()
+    out["setting"] = label
+    out["allocation"] = "rules"
+    return out
+
+
+def _played_win60(settings: Settings, games: int, seed: int) -> np.ndarray:
+    d = prepare("played", _labelled(simulate(settings, games, seed), "played"))
+    return d.share60().sum(axis=0)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_screen_equals_games_played_with_the_bonus(case):
+    games, seed = 150, 4
+    base = Settings(**case)
+    grid = np.array([[0.0] * base.seats, [0, 0.5] + [1.0] * (base.seats - 2),
+                     [0.0] * (base.seats - 1) + [2.5], [-1.5] + [0.0] * (base.seats - 1)])
+    sums = screen([prepare("run", _labelled(simulate(base, games, seed), "run"))], grid)["run"]
+    assert sums.n == games
+    for v, row in enumerate(grid):
+        with_bonus = Settings(**case, komi=tuple(row))
+        assert np.array_equal(sums.win60[v], _played_win60(with_bonus, games, seed)), \
+            (vector_label(row), sums.win60[v])
+    # the bonus moves wins: the last vector (seat 0 a point and a half behind) costs seat 0
+    assert sums.win60[3, 0] <= sums.win60[0, 0]
+
+
+def test_a_run_folder_read_chunk_by_chunk_gives_the_same_sums(tmp_path):
+    out = tmp_path / "run"
+    r = invoke("sweep", "--out", out, "--players", 5, "--strategies", "greedy", "--games", 250,
+               "--chunk", 100, "--no-progress")
+    assert r.exit_code == 0, r.output
+    grid = komi_grid(5, top=1.0, step=0.5)
+    blocks = list(run_blocks(out))
+    assert [b.n for b in blocks] == [100, 100, 50]
+    by_chunks = screen(blocks, grid)
+    whole = screen([prepare("p", _labelled(simulate(Settings(players=5, strategies=("greedy",)),
+                                                    250, 0), "p"))], grid)["p"]
+    (label, sums), = by_chunks.items()
+    assert np.array_equal(sums.win60, whole.win60) and sums.n == 250
+    merged = sums.empty().merge(screen(blocks[:1], grid)[label]).merge(
+        screen(blocks[1:], grid)[label])
+    assert np.array_equal(merged.win60, sums.win60)
+    assert list(run_blocks(out, games=120))[-1].n == 20
+
+
+def test_the_grid_fixes_seat_0_and_runs_monotone():
+    g = komi_grid(4, top=1.0, step=0.5)
+    assert (g[:, 0] == 0).all() and (np.diff(g, axis=1) >= 0).all()
+    assert len(g) == 10                         # 0 <= a <= b <= c <= 1 in halves: C(5, 3)
+    assert len(komi_grid(4, top=1.0, step=0.5, monotone=False)) == 27
+    with pytest.raises(ValueError, match="whole or half"):
+        komi_grid(4, step=0.25)
+
+
+def test_the_table_has_every_vector_and_player_with_intervals():
+    base = Settings(players=5, strategies=("greedy",))
+    d = prepare("run", _labelled(simulate(base, 80, 2), "run"))
+    sums = KomiSums(d, komi_grid(5, top=0.5)).add(d)
+    t = sums.table()
+    assert len(t) == len(sums.grid) * 5 and (t["n"] == 80).all()
+    assert ((t["low"] <= t["share"]) & (t["share"] <= t["high"])).all()
+    one = t.groupby("komi")["share"].sum()
+    assert np.allclose(one, 1.0)                     # every game's win is split to 1
+    with pytest.raises(ValueError, match="5 seats"):
+        KomiSums(d, np.zeros((2, 4)))
+
+
+# ------------------------------------------------------------------------------ komi tables
+def test_a_seats_share_grows_with_its_own_bonus_and_crosses_once():
+    from experiments.komi.tables import fair_bonus, komi_table, own_bonus_grid
+    base = Settings(players=5, strategies=("greedy",))
+    d = prepare("run", _labelled(simulate(base, 300, 6), "run"))
+    grid, keys = own_bonus_grid(5, top=3.0, step=0.5)
+    assert len(grid) == 5 * 13 and keys[0] == (0, -3.0)
+    table = komi_table(KomiSums(d, grid).add(d), keys)
+    for seat, g in table.groupby("seat"):
+        assert (np.diff(g.sort_values("bonus")["share"].to_numpy()) >= 0).all()
+    fair = fair_bonus(table, 5)
+    assert list(fair["seat"]) == [0, 1, 2, 3, 4]
+    for r in fair.itertuples():
+        if r.reached:
+            assert r.low <= r.bonus <= r.high
+            g = table[table.seat == r.seat].set_index("bonus")["share"]
+            below, above = g[g.index <= r.bonus], g[g.index >= r.bonus]
+            assert below.iloc[-1] <= 0.2 + 1e-12 and above.iloc[0] >= 0.2 - 1e-12
+
+
+def test_a_seat_the_range_cannot_make_fair_is_said_to_be_so():
+    import pandas as pd
+
+    from experiments.komi.tables import fair_bonus
+    rows = [{"setting": "s", "seat": 0, "bonus": b, "share": sh, "low": sh - 0.01,
+             "high": sh + 0.01, "n": 10_000} for b, sh in ((-1, 0.30), (0, 0.32), (1, 0.35))]
+    rows += [{"setting": "s", "seat": 1, "bonus": b, "share": sh, "low": sh - 0.02,
+              "high": sh + 0.02, "n": 10_000} for b, sh in ((-1, 0.15), (0, 0.19), (1, 0.23))]
+    fair = fair_bonus(pd.DataFrame(rows), 5).set_index("seat")
+    assert not fair.loc[0, "reached"] and fair.loc[0, "side"] == "above"
+    assert fair.loc[1, "reached"] and fair.loc[1, "low"] == -1 and fair.loc[1, "high"] == 1
+    assert abs(fair.loc[1, "bonus"] - 0.25) < 1e-9
+
+
+def test_a_share_that_jumps_past_fair_between_two_points_is_read_between_them():
+    import pandas as pd
+
+    from experiments.komi.tables import fair_bonus
+    rows = [{"setting": "s", "seat": 0, "bonus": b, "share": sh, "low": sh - 0.005,
+             "high": sh + 0.005, "n": 40_000} for b, sh in ((-0.5, 0.18), (0, 0.19), (0.5, 0.21))]
+    r = fair_bonus(pd.DataFrame(rows), 5).iloc[0]
+    assert r.reached and (r.low, r.high) == (0, 0.5) and abs(r.bonus - 0.25) < 1e-9
