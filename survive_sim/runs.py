@@ -36,6 +36,14 @@ PRECISION = (0.0001, 0.5)       # stats' half-width (as ``stats --precision``)
 
 # ---------------------------------------------------------------------------- run folders
 @dataclass
+class KomiTables:
+    """``Run.komi``'s answer: ``table`` (setting, seat, bonus, share, low, high, n, exact) and
+    ``fair`` (setting, seat, the fair bonus and its interval, whether the range reaches it)."""
+    table: pd.DataFrame
+    fair: pd.DataFrame
+
+
+@dataclass
 class Run:
     """A sweep's run folder (docs/opening-a-run.md): read chunk by chunk, never whole unless
     you ask for the whole table."""
@@ -130,6 +138,38 @@ class Run:
         half-width the ``games_for_precision`` rows aim at, 0.0001 to 0.5."""
         precision = checks.number(precision, "precision", *PRECISION)
         return self.analysis(games, False, workers, scheduler).tidy(precision=precision)
+
+    def komi(self, top: float = 3.0, step: float = 0.5, games: int | None = None) -> KomiTables:
+        """Komi tables (RULES.md C1; docs/fairest.md): for every setting and seat, the seat's
+        win share with its own score bonus at ``-top .. top`` in steps of ``step`` points (the
+        other seats at none), read from the stored scores (the komi screen: exact where every
+        seat is komi-blind, ``exact`` in the tables), and the fair bonus where the share
+        crosses 1/N, with its interval. Read chunk by chunk."""
+        from experiments.komi import screen as KS
+        from experiments.komi.tables import fair_bonus, komi_table, own_bonus_grid
+        games = checks.optional_whole(games, "games")
+        for name, value in (("top", top), ("step", step)):
+            value = checks.number(value, name, 0.0, 30.0)
+            if float(2 * value) != int(2 * value) or (name == "step" and value == 0):
+                raise ArgumentError(f"{name} must be whole or half points (0.5 to 30 for step, "
+                                    f"0 to 30 for top), got {value!r}")
+        grids: dict[int, tuple] = {}
+        sums: dict[str, KS.KomiSums] = {}
+        for block in KS.run_blocks(self.path, games):
+            if block.label not in sums:
+                grid, keys = grids.setdefault(block.seats, own_bonus_grid(block.seats, top, step))
+                sums[block.label] = KS.KomiSums(replace(block, games=block.games[:0]), grid)
+            sums[block.label].add(block)
+        tables, fair = [], []
+        for label, s in sums.items():
+            t = komi_table(s, grids[s.probe.seats][1])
+            t["exact"] = KS.komi_blind(s.probe.factors.get("strategies") or ())
+            tables.append(t)
+            f = fair_bonus(t, s.players)
+            f["exact"] = t["exact"].iloc[0]
+            fair.append(f)
+        cat = (lambda parts: pd.concat(parts, ignore_index=True) if parts else pd.DataFrame())
+        return KomiTables(cat(tables), cat(fair))
 
     def verdicts(self, games: int | None = None, record: bool = False,
                  claims: dict | None = None) -> pd.DataFrame:

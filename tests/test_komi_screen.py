@@ -129,3 +129,26 @@ def test_a_share_that_jumps_past_fair_between_two_points_is_read_between_them():
              "high": sh + 0.005, "n": 40_000} for b, sh in ((-0.5, 0.18), (0, 0.19), (0.5, 0.21))]
     r = fair_bonus(pd.DataFrame(rows), 5).iloc[0]
     assert r.reached and (r.low, r.high) == (0, 0.5) and abs(r.bonus - 0.25) < 1e-9
+
+
+def test_the_api_reads_a_runs_komi_tables(tmp_path):
+    from survive_sim import api as ss
+    out = tmp_path / "run"
+    r = invoke("sweep", "--out", out, "--players", 5, "--strategies", "greedy",
+               "--strategies", "search:budget=4,greedy,greedy,greedy,greedy", "--games", 40,
+               "--chunk", 25, "--no-progress")
+    assert r.exit_code == 0, r.output
+    k = ss.Run(out).komi(top=1.0, step=0.5)
+    assert len(k.table) == 2 * 5 * 5 and set(k.table["bonus"]) == {-1, -0.5, 0, 0.5, 1}
+    exact = k.table.groupby("setting")["exact"].first()
+    assert sorted(exact.items()) == [("p5-boats_rules-base-tb_chain-greedy", True),
+                                     ("p5-boats_rules-base-tb_chain-search:budget=4+greedy+greedy"
+                                      "+greedy+greedy", False)]
+    assert len(k.fair) == 10 and (k.table["n"] == 40).all()
+    # the screen's zero-bonus row is the run's own share
+    at0 = k.table[(k.table.bonus == 0) & k.table.setting.str.endswith("-greedy")]
+    stats = ss.Run(out).stats()
+    share = stats[(stats.metric == "win_share") & stats.setting.str.endswith("-greedy")]
+    assert np.allclose(sorted(at0["share"]), sorted(share["value"]))
+    with pytest.raises(ss.ArgumentError, match="whole or half"):
+        ss.Run(out).komi(step=0.25)

@@ -33,6 +33,18 @@ PROBE = ("players", "seats", "tiebreak", "challenges", "seed", "allocation", "ma
     f"{f}_{s}" for f in ("player", "boats", "strategy", "komi") for s in range(6))
 
 
+def komi_blind(strategies) -> bool:
+    """True when every seat plays a built-in that never reads the score or the bonus (every
+    rung but the search, which races on score plus bonus: RULES.md C1.3), so the screen is
+    exact. A plug-in may read ``pub[KOMI]``: not known to be blind."""
+    from strategies.registry import parse_spec
+    try:
+        return all(not s.plugin and not s.reenters
+                   for s in (parse_spec(str(x))[0] for x in strategies))
+    except ValueError:                  # a name the registry does not know (an unloaded plug-in)
+        return False
+
+
 # ------------------------------------------------------------------------------ the grid
 def komi_grid(seats: int, top: float = 3.0, step: float = 0.5, monotone: bool = True,
               first: float = 0.0) -> np.ndarray:
