@@ -13,6 +13,8 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 
+from experiments.komi import screen as KS
+from experiments.komi.tables import fair_bonus, komi_table, own_bonus_grid
 from experiments.sweeps import spec as specs
 from experiments.sweeps.plan import StudyPlan, study_cost
 from experiments.verdicts.claims import check_claims
@@ -145,8 +147,6 @@ class Run:
         other seats at none), read from the stored scores (the komi screen: exact where every
         seat is komi-blind, ``exact`` in the tables), and the fair bonus where the share
         crosses 1/N, with its interval. Read chunk by chunk."""
-        from experiments.komi import screen as KS
-        from experiments.komi.tables import fair_bonus, komi_table, own_bonus_grid
         games = checks.optional_whole(games, "games")
         for name, value in (("top", top), ("step", step)):
             value = checks.number(value, name, 0.0, 30.0)
@@ -168,7 +168,8 @@ class Run:
             f = fair_bonus(t, s.players)
             f["exact"] = t["exact"].iloc[0]
             fair.append(f)
-        cat = (lambda parts: pd.concat(parts, ignore_index=True) if parts else pd.DataFrame())
+        def cat(parts):
+            return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
         return KomiTables(cat(tables), cat(fair))
 
     def verdicts(self, games: int | None = None, record: bool = False,

@@ -96,7 +96,8 @@ def test_every_import_points_down(pkg):
 # experiments/ by concept, bottom to top (docs/architecture.md): where runs are stored, the
 # tables read from them, the claims and their verdicts, the sweeps that play for them, and the
 # searches above them all. Each part imports only the parts below it.
-EXPERIMENTS = ("store", "capture", "tables", "verdicts", "sweeps", "tune", "tournament", "fairest")
+EXPERIMENTS = ("store", "capture", "tables", "komi", "verdicts", "sweeps", "tune", "tournament",
+               "fairest")
 
 
 def _part(module: str) -> str | None:

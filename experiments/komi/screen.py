@@ -21,9 +21,13 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from simulator.scoring import decide
+from strategies.registry import parse_spec
 
+from ..store.runs import finished_chunks
 from ..tables.games import SettingData, block_columns, block_of, probe_of
 from ..tables.moments import ALPHA, wilson
 
@@ -37,7 +41,6 @@ def komi_blind(strategies) -> bool:
     """True when every seat plays a built-in that never reads the score or the bonus (every
     rung but the search, which races on score plus bonus: RULES.md C1.3), so the screen is
     exact. A plug-in may read ``pub[KOMI]``: not known to be blind."""
-    from strategies.registry import parse_spec
     try:
         return all(not s.plugin and not s.reenters
                    for s in (parse_spec(str(x))[0] for x in strategies))
@@ -149,10 +152,6 @@ def run_blocks(path, games: int | None = None):
     """A run folder's games as ``SettingData`` blocks, setting by setting, chunk file by chunk
     file, at most ``ROWS`` games at a time (only the key columns are read): what ``screen``
     needs, in memory flat in the number of games. ``games``: the first ``games`` of each."""
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
-    from ..store.runs import finished_chunks
     files, _ = finished_chunks(path, games)
     for label, paths in files.items():
         probe = None
