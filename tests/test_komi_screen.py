@@ -152,3 +152,30 @@ def test_the_api_reads_a_runs_komi_tables(tmp_path):
     assert np.allclose(sorted(at0["share"]), sorted(share["value"]))
     with pytest.raises(ss.ArgumentError, match="whole or half"):
         ss.Run(out).komi(step=0.25)
+
+
+# ------------------------------------------------------------------------------ confirmation
+def test_a_komi_blind_strategy_confirms_the_screen_exactly():
+    from experiments.komi.confirm import confirm
+    s = Settings(players=5, strategies=("greedy",), komi=(0, 0, 0.5, 1, 1.5))
+    t = confirm(s, 120, 3)
+    assert (t["difference"] == 0).all() and (t["played"] == t["screened"]).all()
+    assert (t["n"] == 120).all() and np.isclose(t["played"].sum(), 1.0)
+    assert list(t["komi"]) == [0, 0, 0.5, 1, 1.5]
+    win60 = _played_win60(s, 120, 3)
+    assert np.allclose(t["played"], win60 / 60 / 120)
+    with pytest.raises(ValueError, match="no"):
+        confirm(Settings(players=5), 10, 1)
+
+
+def test_a_strategy_that_sees_the_bonus_may_play_other_games():
+    """The search rung races on score plus bonus: with a large bonus its games differ from
+    the bonus-free ones, and the confirmation says by how much, with an interval."""
+    from experiments.komi.confirm import confirm
+    s = Settings(players=4, strategies=("search:budget=4", "greedy", "greedy", "greedy"),
+                 komi=(0, 0, 0, 6))
+    t = confirm(s, 12, 1)
+    assert (t["n"] == 12).all()
+    assert (t["difference_low"] <= t["difference"]).all()
+    assert (t["difference"] <= t["difference_high"]).all()
+    assert np.isclose(t["difference"].sum(), 0.0)          # shares still sum to 1 per game
