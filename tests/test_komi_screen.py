@@ -179,3 +179,21 @@ def test_a_strategy_that_sees_the_bonus_may_play_other_games():
     assert (t["difference_low"] <= t["difference"]).all()
     assert (t["difference"] <= t["difference_high"]).all()
     assert np.isclose(t["difference"].sum(), 0.0)          # shares still sum to 1 per game
+
+
+def test_the_komi_chart_draws_every_seat_with_its_interval_and_n():
+    from experiments.komi.tables import fair_bonus, komi_table, own_bonus_grid
+    from reports.charts.komi import komi_curves
+    from reports.charts.style import caption_of, title_of
+    base = Settings(players=4, strategies=("greedy",))
+    d = prepare("run", _labelled(simulate(base, 60, 2), "run"))
+    grid, keys = own_bonus_grid(4, top=1.0)
+    table = komi_table(KomiSums(d, grid).add(d), keys)
+    fair = fair_bonus(table, 4)
+    fig, tidy = komi_curves(table, fair)
+    curves = tidy[tidy["method"] == "wilson"]
+    assert len(curves) == 4 * 5 and (curves["n"] == 60).all()
+    assert len(tidy[tidy["method"] == "fair bonus"]) == int(fair["reached"].sum())
+    assert "komi" in title_of(fig) and "n = 60 games" in caption_of(fig)
+    with pytest.raises(ValueError, match="no komi table"):
+        komi_curves(table, fair, ["nothing"])
