@@ -33,6 +33,7 @@ def komi_curves(table: pd.DataFrame, fair: pd.DataFrame, settings=None, titles=N
                            gridspec_kw={"height_ratios": [PANEL[1], STRIP] * rows})
     handles, tidy = {}, []
     ns = set()
+    counts = {round(1 / x) for x in fair[fair["setting"].isin(labels)]["fair_share"]}
     for k, lab in enumerate(labels):
         ax, strip = grid[2 * (k // cols), k % cols], grid[2 * (k // cols) + 1, k % cols]
         strip.sharex(ax)
@@ -47,7 +48,9 @@ def komi_curves(table: pd.DataFrame, fair: pd.DataFrame, settings=None, titles=N
             colour = style.SERIES[s % len(style.SERIES)]
             line, = ax.plot(g["bonus"], g["share"], color=colour, lw=1.6, marker=".", ms=3)
             ax.fill_between(g["bonus"], g["low"], g["high"], color=colour, alpha=0.15, lw=0)
-            name = data.seat_label(s, players) if players > 2 else f"seat {s + 1}"
+            # "(first)", "(last)" only where every panel has the same seats
+            name = data.seat_label(s, players) if players > 2 and len(counts) == 1 \
+                else f"seat {s + 1}"
             handles.setdefault(name, line)
             for r in g.itertuples():
                 tidy.append({"setting": lab, "seat": s, "bonus": r.bonus, "value": r.share,
