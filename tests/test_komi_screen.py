@@ -197,3 +197,32 @@ def test_the_komi_chart_draws_every_seat_with_its_interval_and_n():
     assert "komi" in title_of(fig) and "n = 60 games" in caption_of(fig)
     with pytest.raises(ValueError, match="no komi table"):
         komi_curves(table, fair, ["nothing"])
+
+
+# ------------------------------------------------------------------------------ rule spaces
+def test_a_rule_that_moves_no_lever_keeps_its_boat_label_and_counts_its_changes():
+    from experiments.fairest.space import Rule
+    assert Rule((1, 1, 2, 2, 2)).label == "1,1,2,2,2"
+    r = Rule((1, 1, 2, 2, 2), (0, 0, 0.5, 1, 1), ("snake", "snake"))
+    assert r.label == "1,1,2,2,2 komi 0,0,0.5,1,1 order snake"
+    assert Rule((2,) * 5, (), ("reverse", "snake")).label == "2,2,2,2,2 order reverse/snake"
+    assert Rule((1, 1, 2, 2, 2)).changes(5) == 0 and r.changes(5) == 2
+    assert Rule((2,) * 5, (0, 0, 0, 0, 0.5), ("snake", "forward")).changes(5) == 3
+
+
+def test_rule_spaces_build_from_boats_komi_and_order():
+    from experiments.fairest.space import candidates, parse_space, rule_candidates
+    assert parse_space("monotone") == {"boats": "monotone", "komi": 0.0, "order": "forward"}
+    old = rule_candidates(5, "monotone")
+    assert [r.boats for r in old] == candidates(5, "monotone") and not any(r.komi for r in old)
+    komi = rule_candidates(5, "komi=1")
+    assert all(r.boats == (1, 1, 2, 2, 2) for r in komi)
+    assert komi[0].komi == () and len(komi) == 1 + 14       # 0 <= a <= b <= c <= d <= 1, not all 0
+    orders = rule_candidates(6, "order=all")
+    assert len(orders) == 9 and orders[0].order == ("forward", "forward")
+    both = rule_candidates(5, "boats=monotone,komi=0.5,order=all")
+    assert len(both) == len(candidates(5, "monotone")) * 5 * 9
+    for bad in ("boats=some", "komi=0.25", "komi=11", "order=snake", "boats=all,boats=rules",
+                "tiles=all", ""):
+        with pytest.raises(ValueError, match="bad search space"):
+            parse_space(bad)
