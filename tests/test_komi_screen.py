@@ -226,3 +226,24 @@ def test_rule_spaces_build_from_boats_komi_and_order():
                 "tiles=all", ""):
         with pytest.raises(ValueError, match="bad search space"):
             parse_space(bad)
+
+
+@pytest.mark.parametrize("lineup", [("greedy",), ("greedy", "careful", "racer")])
+def test_a_komi_blind_style_counts_every_bonus_on_games_played_once(lineup):
+    """``EnginePlayer`` plays a rule with a bonus by counting the bonus-free games with it
+    (komi-blind styles): the block equals games played with the bonus, and the bonus-free
+    games are played once for all the bonuses of a block."""
+    from experiments.fairest.players import EnginePlayer, Style
+    from experiments.fairest.space import Rule
+    fast = EnginePlayer(5, Style(lineup), seed=3)
+    slow = EnginePlayer(5, Style(lineup), seed=3)
+    slow.blind = False
+    assert fast.blind
+    for komi in ((0, 0, 0.5, 1, 1), (0, 1, 1, 1, 2)):
+        rule = Rule((1, 1, 2, 2, 2), komi, ("snake", "forward"))
+        a, b = fast.play(rule, 10, 40), slow.play(rule, 10, 40)
+        assert np.array_equal(a.y, b.y) and np.array_equal(a.length, b.length)
+    assert len(fast._rows) == len(fast.seatings) and not slow._rows
+    assert not EnginePlayer(5, Style(("search:budget=4",)), seed=3).blind
+    plain = fast.play((1, 1, 2, 2, 2), 10, 40)                # a boat list still plays
+    assert plain.y.shape == (40, 5)

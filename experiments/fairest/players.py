@@ -18,9 +18,11 @@ from play.layout import R_SEAT0, REC_GAME, REC_SEAT
 from play.settings import Settings, seats_for
 from simulator.scoring import decide
 
+from ..komi.screen import komi_blind
 from ..tables.games import explorers_per_colour
 from ..tables.rotations import base_seating, rotations
 from .race import SCALE
+from .space import Rule
 
 _WIDTH = len(REC_SEAT)
 _TURNS = REC_GAME.index("turns")
@@ -87,8 +89,16 @@ def block_of_records(rows: np.ndarray, settings: Settings) -> Block:
     return Block(y, rows[:, _TURNS].astype(np.int64), keys[1].sum(axis=1))
 
 
+def as_rule(candidate) -> Rule:
+    """A candidate as a ``Rule``: a boat list (a boat search's candidate) or a ``Rule``."""
+    return candidate if isinstance(candidate, Rule) else Rule(tuple(candidate))
+
+
 class EnginePlayer:
-    """Plays a style's games for any allocation with the compiled engine."""
+    """Plays a style's games for any allocation, or any rule (boats, komi, setup order), with
+    the compiled engine. A komi-blind style (RULES.md C1.3) plays a rule's games once without
+    the bonus and counts them with each bonus asked for (``experiments.komi``: the games are
+    the same move for move), so the komi side of a rule space costs no games."""
 
     def __init__(self, players: int, style: Style, seed: int, *, tiebreak: str = "",
                  challenges: tuple[int, ...] = (), threads: int | None = None):
@@ -97,22 +107,44 @@ class EnginePlayer:
         self.seatings = style.seatings(players)
         count, _ = explorers_per_colour(players, self.challenges)
         self.explorers = seats_for(players) * count      # explorers in play per game
+        self.blind = komi_blind(style.lineup)
+        self._rows: dict = {}                            # the last block's records, per game
+        self._block = None                               # (first, count) they are of
 
     @property
     def rotations(self) -> int:
         return len(self.seatings)
 
-    def settings(self, boats: tuple[int, ...], seating: tuple[str, ...]) -> Settings:
-        return Settings(players=self.players, strategies=seating, boats=boats,
-                        tiebreak=self.tiebreak, challenges=self.challenges)
+    def settings(self, candidate, seating: tuple[str, ...]) -> Settings:
+        rule = as_rule(candidate)
+        return Settings(players=self.players, strategies=seating, boats=rule.boats,
+                        tiebreak=self.tiebreak, challenges=self.challenges, komi=rule.komi,
+                        setup_order=rule.order)
 
-    def play(self, boats: tuple[int, ...], first: int, count: int) -> Block:
-        """Games ``first .. first + count - 1`` of allocation ``boats`` in every seating."""
+    def _records(self, rule: Rule, seating, first: int, count: int) -> np.ndarray:
+        """The engine's records of ``rule``'s games in ``seating``; for a komi-blind style,
+        those of the rule without its bonus, played once per block and kept for the block's
+        other bonuses."""
+        if not (self.blind and rule.komi):
+            return PS.run_records(self.settings(rule, seating), self.seed, first, count)
+        if self._block != (first, count):
+            self._rows, self._block = {}, (first, count)
+        key = (rule.boats, rule.order, seating)
+        if key not in self._rows:
+            plain = Rule(rule.boats, (), rule.order)
+            self._rows[key] = PS.run_records(self.settings(plain, seating), self.seed, first,
+                                             count)
+        return self._rows[key]
+
+    def play(self, candidate, first: int, count: int) -> Block:
+        """Games ``first .. first + count - 1`` of ``candidate`` (a boat list or a ``Rule``)
+        in every seating."""
+        rule = as_rule(candidate)
         total = None
         with PS.numba_threads(self.threads):
             for seating in self.seatings:
-                st = self.settings(boats, seating)
-                b = block_of_records(PS.run_records(st, self.seed, first, count), st)
+                st = self.settings(rule, seating)
+                b = block_of_records(self._records(rule, seating, first, count), st)
                 if total is None:
                     total = b
                 else:
