@@ -247,3 +247,23 @@ def test_a_komi_blind_style_counts_every_bonus_on_games_played_once(lineup):
     assert not EnginePlayer(5, Style(("search:budget=4",)), seed=3).blind
     plain = fast.play((1, 1, 2, 2, 2), 10, 40)                # a boat list still plays
     assert plain.y.shape == (40, 5)
+
+
+def test_a_race_over_rules_names_them_and_finds_the_fair_one():
+    """The race takes ``Rule`` candidates as it takes boat lists: a synthetic table where only
+    a rule with a bonus is fair puts that rule first, under its full label."""
+    from experiments.fairest.players import SyntheticPlayer
+    from experiments.fairest.search import race
+    from experiments.fairest.space import Rule, named_as
+    rules = Rule((1, 1, 2, 2, 2))
+    komi = Rule((1, 1, 2, 2, 2), (0, 0, 0.5, 0.5, 1))
+    order = Rule((1, 1, 2, 2, 2), (), ("snake", "snake"))
+    truth = {rules: [0.26, 0.2, 0.19, 0.18, 0.17], komi: [0.2] * 5,
+             order: [0.23, 0.2, 0.2, 0.19, 0.18]}
+    r = race(list(truth), SyntheticPlayer(truth, seed=1), [1000, 2000, 4000], alpha=0.05,
+             chunk=1000)
+    assert list(r.boats) == ["1,1,2,2,2", "1,1,2,2,2 komi 0,0,0.5,0.5,1",
+                             "1,1,2,2,2 order snake"]
+    assert r.ranked()[0] == "1,1,2,2,2 komi 0,0,0.5,0.5,1"
+    assert "1,1,2,2,2" in r.dropped
+    assert named_as(5, rules) == "rules" and named_as(5, komi) == "" and named_as(5, order) == ""

@@ -23,7 +23,7 @@ from ..verdicts.decisions import fair_within
 from ..verdicts.inference import ALPHA, interval
 from .players import Style
 from .search import Confirmation, Race, judged
-from .space import label, named, names_of
+from .space import boats_of, label, named, named_as
 from .spec import FairSpec
 
 FAIR, UNFAIR, OPEN = "fair", "unfair", "inconclusive"
@@ -51,8 +51,8 @@ class Search:
                 t = r.tallies[c]
                 lo, hi = t.interval(ALPHA, look)
                 row = {"players": players, "style": style.label, "allocation": c,
-                       "named": names_of(players, r.boats[c]),
-                       "boats_total": sum(r.boats[c]), "rank": rank[c],
+                       "named": named_as(players, r.boats[c]),
+                       "boats_total": sum(boats_of(r.boats[c])), "rank": rank[c],
                        "status": "dropped" if c in r.dropped else "kept",
                        "dropped_at": r.dropped.get(c, pd.NA), "n": t.n,
                        "measure": t.measure(), "measure_low": lo, "measure_high": hi,
@@ -150,7 +150,7 @@ class Search:
                 within = fair_within(dec)
                 for name, effect, lo, hi in dec.parts:
                     rows.append({"players": players, "style": style.label, "allocation": c,
-                                 "named": names_of(players, conf.boats[c]), "seat": name,
+                                 "named": named_as(players, conf.boats[c]), "seat": name,
                                  "share": effect + t.fair, "excess": effect, "low": lo,
                                  "high": hi, "n": t.n, "level": 1 - self.spec.alpha /
                                  conf.family, "verdict": WORDS[dec.verdict],

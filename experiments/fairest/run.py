@@ -17,7 +17,7 @@ from .folder import SearchFolder
 from .players import EnginePlayer, Style
 from .results import Search, best_of
 from .search import confirm, race, settles
-from .space import named
+from .space import candidate_label, label, named
 from .spec import FairSpec
 
 
@@ -45,10 +45,10 @@ def confirm_list(spec: FairSpec, players: int, races: dict,
         for st in spec.styles:
             r = races[players, st]
             for c in best_of(r, spec.confirm):
-                if r.boats[c] not in out:
+                if c not in {candidate_label(x) for x in out}:
                     out.append(r.boats[c])
     rules = named(players)["rules"]
-    if rules not in out:
+    if label(rules) not in {candidate_label(c) for c in out}:
         out.append(rules)
     return out
 

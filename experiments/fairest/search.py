@@ -30,7 +30,7 @@ from ..store.watch import watching
 from ..verdicts import decisions as D
 from ..verdicts.inference import FIXED, T_OPT_FACTOR, Look
 from .race import RaceRule, Tally
-from .space import label
+from .space import Rule, candidate_label
 
 SAVE_EVERY = 1.0              # seconds between state saves inside a round
 
@@ -92,7 +92,7 @@ def race(allocations: list[tuple[int, ...]], player, sizes: list[int], *, alpha:
     ``sizes`` (game indices per allocation after each round). ``state``: a document an earlier,
     interrupted call saved (its rounds are not played again); ``save(doc)`` keeps the state;
     ``watch`` (``experiments.store.watch``) sees the rounds."""
-    boats = {label(b): tuple(b) for b in allocations}
+    boats = {candidate_label(b): b if isinstance(b, Rule) else tuple(b) for b in allocations}
     doc = dict(state or {})
     tallies = _tallies(doc, boats, player)
     dropped = {c: int(n) for c, n in doc.get("dropped", {}).items()}
@@ -192,7 +192,7 @@ def confirm(allocations: list[tuple[int, ...]], player, sizes: list[int] | int, 
     After each round but the last, ``settled(confirmation, label)`` says which allocations are
     decided (fair or unfair); they play no more."""
     sizes = [sizes] if isinstance(sizes, int) else list(sizes)
-    boats = {label(b): tuple(b) for b in allocations}
+    boats = {candidate_label(b): b if isinstance(b, Rule) else tuple(b) for b in allocations}
     doc = dict(state or {})
     tallies = _tallies(doc, boats, player)
     out = Confirmation(boats, tallies, sizes, list(doc.get("rounds", [])),

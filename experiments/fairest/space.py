@@ -144,3 +144,21 @@ def rule_candidates(players: int, space: str) -> list[Rule]:
     orders = [FORWARD] if s["order"] == "forward" else \
         [FORWARD] + [o for o in product(SETUP_ORDERS, repeat=2) if o != FORWARD]
     return [Rule(b, k, o) for b in boats for k in komis for o in orders]
+
+
+def candidate_label(candidate) -> str:
+    """The table name of a candidate: a boat list's label, or a ``Rule``'s."""
+    return candidate.label if isinstance(candidate, Rule) else label(candidate)
+
+
+def boats_of(candidate) -> tuple[int, ...]:
+    """A candidate's boat list (a ``Rule``'s boats, or the list itself)."""
+    return tuple(candidate.boats if isinstance(candidate, Rule) else candidate)
+
+
+def named_as(players: int, candidate) -> str:
+    """``names_of`` for a candidate: a rule that moves komi or the setup order is no named
+    allocation, whatever its boats."""
+    if isinstance(candidate, Rule) and (candidate.komi or candidate.order != FORWARD):
+        return ""
+    return names_of(players, boats_of(candidate))
