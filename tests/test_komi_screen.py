@@ -267,3 +267,17 @@ def test_a_race_over_rules_names_them_and_finds_the_fair_one():
     assert r.ranked()[0] == "1,1,2,2,2 komi 0,0,0.5,0.5,1"
     assert "1,1,2,2,2" in r.dropped
     assert named_as(5, rules) == "rules" and named_as(5, komi) == "" and named_as(5, order) == ""
+
+
+def test_a_fairest_spec_takes_a_rule_space():
+    from experiments.fairest.space import Rule
+    from experiments.fairest.spec import build
+    from experiments.sweeps.spec import SpecError
+    spec = build({"fairest": {"players": [5], "styles": ["greedy"],
+                              "space": "boats=rules,komi=1,order=all"}})
+    rules = spec.candidates(5)
+    assert len(rules) == 15 * 9 and all(isinstance(r, Rule) for r in rules)
+    assert build({"fairest": {"players": [5], "styles": ["greedy"]}}).candidates(5)[0] == \
+        (0, 0, 0, 0, 0)                                      # a boat space: boat lists, as before
+    with pytest.raises(SpecError, match="bad search space"):
+        build({"fairest": {"players": [5], "styles": ["greedy"], "space": "komi=0.3"}})

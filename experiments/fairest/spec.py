@@ -17,7 +17,7 @@ from play.settings import SettingsError, canonical_strategy
 
 from ..sweeps.spec import MAX_INDEX, SpecError, _is_int, _line_of, find, head, shipped
 from .players import Style
-from .space import SPACES, candidates
+from .space import SPACES, candidates, parse_space, rule_candidates
 
 KIND = "fairest"
 TOP_KEYS = ("name", "kind", "description", "seed", "fairest")
@@ -105,8 +105,12 @@ class FairSpec:
             n *= 2
         return out + [self.settle]
 
-    def candidates(self, players: int) -> list[tuple[int, ...]]:
-        return candidates(players, self.space)
+    def candidates(self, players: int) -> list:
+        """The boat lists of a boat space (``monotone``, ``all``), or the ``Rule``s of a
+        rule space (``boats=...,komi=...,order=...``: ``space.parse_space``)."""
+        if self.space in SPACES:
+            return candidates(players, self.space)
+        return rule_candidates(players, self.space)
 
 
 STYLE_WORDS = ("each style is a strategy name (self-play), {strategy = NAME} or {rotate = "
@@ -178,8 +182,10 @@ def build(data: dict, source: str = "command line", text: str = "") -> FairSpec:
     styles = tuple(s if isinstance(s, Style) else _style(s, bad) for s in styles)
     if len({s.lineup for s in styles}) != len(styles):
         bad("fairest.styles", "names one style twice")
-    if v["space"] not in SPACES:
-        bad("fairest.space", f"must be one of {', '.join(SPACES)}, got {v['space']!r}")
+    try:
+        parse_space(str(v["space"])) if isinstance(v["space"], str) else parse_space("")
+    except ValueError as e:
+        bad("fairest.space", str(e))
     for key in ("tolerance", "alpha"):
         x = v[key]
         if not isinstance(x, (int, float)) or isinstance(x, bool) or not 0 < x < 0.5:
