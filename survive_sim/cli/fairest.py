@@ -84,10 +84,12 @@ def conclusions_text(frame) -> str:
               help="Styles of play, comma-separated: a strategy name is its self-play, "
                    "several joined with + a mixed table in every rotation "
                    "(greedy,careful,greedy+careful+racer; default greedy).")
-@click.option("--space", type=click.Choice(["monotone", "all"]), default=None,
-              help="monotone: no seat fewer boats than the seat before (default); all: every "
-                   "list of 0-3 per seat, at most 12 in all. rules, flat and reversed always "
-                   "join.")
+@click.option("--space", default=None, metavar="SPACE",
+              help="Boat lists: monotone (no seat fewer boats than the seat before; the "
+                   "default) or all (every list of 0-3 per seat, at most 12 in all); rules, "
+                   "flat and reversed always join. Or a space of rules (RULES.md C1, C2): "
+                   "boats=rules|monotone|all,komi=none|K (every rising bonus vector of 0 to K "
+                   "points in halves),order=forward|all, e.g. boats=rules,komi=1,order=all.")
 @click.option("--tolerance", type=UNIT, default=None,
               help="Fair: every seat's win share within 1/N +- this (default 0.01).")
 @click.option("--alpha", type=UNIT, default=None,
