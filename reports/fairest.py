@@ -43,7 +43,10 @@ def measure_chart(search: Search, players: int):
     table = table[table["players"] == players]
     styles = list(dict.fromkeys(table["style"]))
     width = max(8.0, 2.2 + 0.16 * table.groupby("style").size().max())
-    c = style.Chart(width, 2.3 * len(styles))
+    # a rule's label (boats, komi, setup order: issue 41) is longer than a boat list's: the
+    # vertical tick labels get the room they need
+    longest = int(table["allocation"].astype(str).str.len().max()) if len(table) else 0
+    c = style.Chart(width, (2.3 + 0.065 * max(0, longest - 11)) * len(styles))
     axes = c.body.subplots(len(styles), 1, squeeze=False)[:, 0]
     tol = search.spec.tolerance
     handles = {}
