@@ -281,3 +281,23 @@ def test_a_fairest_spec_takes_a_rule_space():
         (0, 0, 0, 0, 0)                                      # a boat space: boat lists, as before
     with pytest.raises(SpecError, match="bad search space"):
         build({"fairest": {"players": [5], "styles": ["greedy"], "space": "komi=0.3"}})
+
+
+def test_a_rule_search_table_names_each_rules_levers(tmp_path):
+    from experiments.fairest.players import SyntheticPlayer
+    from experiments.fairest.run import run_search
+    from experiments.fairest.space import rule_candidates
+    from experiments.fairest.spec import build
+    spec = build({"fairest": {"players": [5], "styles": ["greedy"], "space": "komi=0.5",
+                              "screen": 500, "max_games": 1000, "confirm": 1,
+                              "confirm_games": 500}})
+    rules = rule_candidates(5, "komi=0.5")
+    truth = {r: [0.2] * 5 if r.komi == (0, 0, 0, 0.5, 0.5) else [0.24, 0.2, 0.2, 0.2, 0.16]
+             for r in rules}
+    search = run_search(spec, tmp_path / "s", make_player=lambda p, st, seed:
+                        SyntheticPlayer(truth, seed=seed))
+    t = search.table()
+    assert {"boats", "komi", "order", "changes"} <= set(t.columns)
+    top = t.sort_values("rank").iloc[0]
+    assert (top["komi"], top["changes"], top["order"]) == ("0,0,0,0.5,0.5", 1, "forward")
+    assert set(t[t["komi"] == "none"]["changes"]) == {0}

@@ -23,11 +23,23 @@ from ..verdicts.decisions import fair_within
 from ..verdicts.inference import ALPHA, interval
 from .players import Style
 from .search import Confirmation, Race, judged
-from .space import boats_of, label, named, named_as
+from .space import Rule, boats_of, label, named, named_as
 from .spec import FairSpec
 
 FAIR, UNFAIR, OPEN = "fair", "unfair", "inconclusive"
 WORDS = {D.SUPPORTED: FAIR, D.REFUTED: UNFAIR, D.INCONCLUSIVE: OPEN, D.NEGLIGIBLE: OPEN}
+
+
+def _lever_cols(players: int, candidate) -> dict:
+    """A rule's levers (issue 41): its ``boats``, ``komi`` and setup ``order``, and how many
+    move away from the rules (``changes``); nothing for a boat list, so a boat search's tables
+    keep their columns."""
+    if not isinstance(candidate, Rule):
+        return {}
+    return {"boats": label(candidate.boats),
+            "komi": ",".join(f"{k:g}" for k in candidate.komi) or "none",
+            "order": "/".join(candidate.order) if candidate.order[0] != candidate.order[1]
+            else candidate.order[0], "changes": candidate.changes(players)}
 
 
 @dataclass
@@ -42,7 +54,8 @@ class Search:
 
     # ------------------------------------------------------------------ the search
     def table(self) -> pd.DataFrame:
-        """``fairest.csv``: one row per player count, style and allocation searched."""
+        """``fairest.csv``: one row per player count, style and allocation searched (a rule
+        space's rows also name its levers: ``_lever_cols``)."""
         rows = []
         for (players, style), r in self.races.items():
             look = r.look
@@ -62,6 +75,7 @@ class Search:
                     row[f"share_{p + 1}"] = s
                 row.update(_mean_cols("length", t.mean_length(), look))
                 row.update(_mean_cols("rescued", t.rescued_fraction(), look))
+                row.update(_lever_cols(players, r.boats[c]))
                 rows.append(row)
         return pd.DataFrame(rows)
 

@@ -17,7 +17,7 @@ from .folder import SearchFolder
 from .players import EnginePlayer, Style
 from .results import Search, best_of
 from .search import confirm, race, settles
-from .space import candidate_label, label, named
+from .space import SPACES, Rule, candidate_label, label, named
 from .spec import FairSpec
 
 
@@ -49,7 +49,8 @@ def confirm_list(spec: FairSpec, players: int, races: dict,
                     out.append(r.boats[c])
     rules = named(players)["rules"]
     if label(rules) not in {candidate_label(c) for c in out}:
-        out.append(rules)
+        # a rule space's candidates are Rules: the rules' own setup joins as one too
+        out.append(Rule(rules) if spec.space not in SPACES else rules)
     return out
 
 
