@@ -84,3 +84,14 @@ def test_a_run_folder_counts_the_bonus_and_pairs_it_with_the_rules(tmp_path):
     text = r.output
     assert "[komi differs; n=150 matched games]" in text
     assert "(identical games)" not in text
+
+
+def test_a_tournament_plays_and_records_the_levers(tmp_path):
+    import json
+    out = tmp_path / "t"
+    r = invoke("tournament", "--strategies", "greedy,careful", "--players", 4, "--games", 100,
+               "--batch", 100, "--komi", "0,0,0,1.5", "--setup-order", "snake", "--out", out,
+               "--no-progress")
+    assert r.exit_code == 0, r.output
+    rules = json.loads((out / "tournament.json").read_text())["tournament"]["rules"]
+    assert rules["komi"] == [0, 0, 0, 1.5] and rules["setup_order"] == ["snake", "snake"]
