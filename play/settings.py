@@ -59,7 +59,7 @@ def _is_flag(value) -> bool:
     return isinstance(value, (bool, np.bool_)) or (_is_int(value) and value in (0, 1))
 
 
-def _is_half(value) -> bool:
+def is_bonus(value) -> bool:
     """A number of points whole or half, -``KOMI_LIMIT`` to ``KOMI_LIMIT`` (C1.1)."""
     return (isinstance(value, numbers.Real) and not isinstance(value, bool)
             and np.isfinite(value) and abs(value) <= KOMI_LIMIT and float(2 * value).is_integer())
@@ -67,7 +67,7 @@ def _is_half(value) -> bool:
 
 def _shown(value) -> str:
     """A bonus as the user wrote it (``0.5``, ``1``), or its repr when it is not a number."""
-    return f"{value:g}" if _is_half(value) or isinstance(value, float) else repr(value)
+    return f"{value:g}" if is_bonus(value) or isinstance(value, float) else repr(value)
 
 
 def seats_for(players: int) -> int:
@@ -255,7 +255,7 @@ class Settings:
                                 "--tiebreak")
         object.__setattr__(self, "tiebreak", tiebreak)
         komi = tuple(self.komi)
-        if komi and (len(komi) != n or not all(_is_half(k) for k in komi)):
+        if komi and (len(komi) != n or not all(is_bonus(k) for k in komi)):
             raise SettingsError(f"komi must be {n} bonuses in points, whole or half, "
                                 f"-{KOMI_LIMIT} to {KOMI_LIMIT} (one per seat), got "
                                 f"{','.join(_shown(k) for k in komi)}", "--komi")

@@ -153,15 +153,10 @@ class Run:
             if float(2 * value) != int(2 * value) or (name == "step" and value == 0):
                 raise ArgumentError(f"{name} must be whole or half points (0.5 to 30 for step, "
                                     f"0 to 30 for top), got {value!r}")
-        grids: dict[int, tuple] = {}
-        sums: dict[str, KS.KomiSums] = {}
-        for block in KS.run_blocks(self.path, games):
-            if block.label not in sums:
-                grid, keys = grids.setdefault(block.seats, own_bonus_grid(block.seats, top, step))
-                sums[block.label] = KS.KomiSums(replace(block, games=block.games[:0]), grid)
-            sums[block.label].add(block)
+        grids = {seats: own_bonus_grid(seats, top, step) for seats in (4, 3, 5, 6)}
+        sums = KS.screen(KS.run_blocks(self.path, games), lambda seats: grids[seats][0])
         tables, fair = [], []
-        for label, s in sums.items():
+        for s in sums.values():
             t = komi_table(s, grids[s.probe.seats][1])
             t["exact"] = KS.komi_blind(s.probe.factors.get("strategies") or ())
             tables.append(t)

@@ -31,8 +31,10 @@ from ..store.runs import finished_chunks
 from ..tables.games import SettingData, block_columns, block_of, probe_of
 from ..tables.moments import ALPHA, wilson
 
-BLOCK = 64                       # bonus vectors decided at once (memory: BLOCK x games x players)
-ROWS = 20_000                    # games read at once from a chunk file
+# the screen's working set: at most PAIRS game x vector pairs decided at once (a few tens of
+# MB, whatever the run or the grid); ROWS games read at once from a chunk file
+PAIRS = 1 << 17
+ROWS = 4_096
 PROBE = ("players", "seats", "tiebreak", "challenges", "seed", "allocation", "max_turns") + tuple(
     f"{f}_{s}" for f in ("player", "boats", "strategy", "komi") for s in range(6))
 
@@ -101,8 +103,9 @@ class KomiSums:
         self.n += d.n
         keys = (d.score, d.rescued, d.value, d.turns)
         equal = 3 in d.challenges
-        for lo in range(0, len(self.grid), BLOCK):
-            block = self.halves[lo:lo + BLOCK]
+        step = max(1, PAIRS // d.n)
+        for lo in range(0, len(self.grid), step):
+            block = self.halves[lo:lo + step]
             k = len(block)
             tiled = [np.tile(a, (k, 1)) for a in keys]
             win, _ = decide(*tiled, rule=d.own, equal=equal,
@@ -136,14 +139,15 @@ class KomiSums:
         return pd.DataFrame(rows)
 
 
-def screen(blocks, grid: np.ndarray) -> dict[str, KomiSums]:
+def screen(blocks, grid) -> dict[str, KomiSums]:
     """The sums of every setting in ``blocks`` (an iterable of ``SettingData``, a run read
     chunk by chunk or ``prepare_all`` of a table), each setting under every vector of
-    ``grid``."""
+    ``grid`` (an array, or a function of the seat count giving one)."""
     out: dict[str, KomiSums] = {}
     for d in blocks:
         if d.label not in out:
-            out[d.label] = KomiSums(replace(d, games=d.games[:0]), grid)
+            out[d.label] = KomiSums(replace(d, games=d.games[:0]),
+                                    grid(d.seats) if callable(grid) else grid)
         out[d.label].add(d)
     return out
 

@@ -23,10 +23,10 @@ strategy in each seat equally often. Grid keys besides those: ``dolphins``, ``sq
 per-seat list such as ``[0, 0, 0.5, 1, 1.5]``) and ``setup_order`` (C2: ``"snake"``,
 ``"explorers=reverse,boats=snake"``). A key left out takes the rules' default. Several
 ``[[grid]]`` tables give the union of their cross products (one factor at a time against a
-common base: the base point appears once). A ``[claims]`` table names the claims a study's report gives verdicts on, with their
-tolerances (``experiments.verdicts.claims``). Every problem is a ``SpecError`` with one line naming
-the file, the key (and its line) and what is accepted; nothing is played before the whole spec is
-valid.
+common base: the base point appears once). A ``[claims]`` table names the claims a study's
+report gives verdicts on, with their tolerances (``experiments.verdicts.claims``). Every
+problem is a ``SpecError`` with one line naming the file, the key (and its line) and what is
+accepted; nothing is played before the whole spec is valid.
 """
 from __future__ import annotations
 
@@ -37,10 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from play.settings import (
-    KOMI_LIMIT,
     RULES_BOATS,
     Settings,
     SettingsError,
+    is_bonus,
     parse_komi,
     parse_setup_order,
     seats_for,
@@ -113,9 +113,7 @@ def _check_komi(v):
             return True
         except SettingsError:
             return False
-    return (isinstance(v, list) and bool(v) and all(
-        isinstance(k, (int, float)) and not isinstance(k, bool) and abs(k) <= KOMI_LIMIT
-        and float(2 * k).is_integer() for k in v))
+    return isinstance(v, list) and bool(v) and all(is_bonus(k) for k in v)
 
 
 def _check_setup_order(v):

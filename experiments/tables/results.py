@@ -200,8 +200,7 @@ def table_header(df: pd.DataFrame) -> str:
     komi = [_values(df, f"komi_{s}") for s in range(seats)] \
         if all(f"komi_{s}" in df.columns for s in range(seats)) else []
     order = [_values(df, f"setup_order_{phase}", "forward") for phase in ("explorers", "boats")]
-    levers = levers_text([float(k) if k.replace(".", "", 1).lstrip("-").isdigit() else k
-                          for k in komi], order)
+    levers = levers_text(komi, order)
     line = run_header(players, seats, strategies, boats, _values(df, "challenges", "none"),
                       _flag(df, "squid"), _flag(df, "squid_only"), _values(df, "seed"),
                       _games_text(df) if "game" in df.columns else "?", levers)
