@@ -296,3 +296,16 @@ def test_c1_3_the_referee_catches_a_bonus_the_record_does_not_count():
     bad = copy.deepcopy(logs[0])
     bad["settings"]["komi"] = [0, 0, 0.25, 0, 0]
     assert referee.check(bad).rule == "C1.1"
+
+
+def test_c1_2_a_search_seat_with_a_bonus_plays_the_same_games_on_any_threads_and_chunks():
+    """The contract's same-seed check, with a bonus and a setup order set: the search's
+    reward reads the bonus from the state, and nothing of that depends on threads or chunks."""
+    from play.simulate import numba_threads, run_records
+    s = Settings(players=4, strategies=("search:budget=4", "greedy", "search:budget=4", "random"),
+                 komi=(0, 0.5, 1, 1.5), setup_order=("snake", "reverse"))
+    with numba_threads(1):
+        one = run_records(s, 5, 0, 4)
+    with numba_threads(2):
+        two = np.concatenate([run_records(s, 5, 0, 1), run_records(s, 5, 1, 3)])
+    assert np.array_equal(one, two)
