@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from experiments.fairest.results import FAIR, OPEN, UNFAIR, Search
-from experiments.fairest.space import NAMED
+from experiments.fairest.space import NAMED, SPACES, parse_space
 
 from .charts import style
 from .page import Figure, Report, Section, Table, write_report
@@ -23,6 +23,11 @@ from .page import Figure, Report, Section, Table, write_report
 VERDICT_OF = {FAIR: "supported", UNFAIR: "refuted", OPEN: "inconclusive"}
 KEPT, DROPPED = style.SERIES[0], "#9a9a9a"
 NAMED_COLOURS = {k: style.ALLOCATION_COLOURS[k] for k in NAMED}
+
+
+def _a(noun: str) -> str:
+    """``an allocation``, ``a rule``."""
+    return ("an " if noun[0] in "aeiou" else "a ") + noun
 
 
 def _pp(x: float) -> str:
@@ -42,6 +47,7 @@ def measure_chart(search: Search, players: int):
     table = search.table()
     table = table[table["players"] == players]
     styles = list(dict.fromkeys(table["style"]))
+    w = search.noun
     width = max(8.0, 2.2 + 0.16 * table.groupby("style").size().max())
     # a rule's label (boats, komi, setup order: issue 41) is longer than a boat list's: the
     # vertical tick labels get the room they need
@@ -78,14 +84,16 @@ def measure_chart(search: Search, players: int):
         lo, hi = int(part["n"].min()), int(part["n"].max())
         ax.set_title(f"{name}: {int(kept.sum())} of {len(part)} kept; n = "
                      + (f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}")
-                     + " game indices per allocation", loc="left", fontsize=style.LABEL_SIZE)
+                     + f" game indices per {w}", loc="left", fontsize=style.LABEL_SIZE)
+    what = ("rule (its boats seat 1 first, then any komi and setup order)" if w == "rule"
+            else "per-seat boat list (seat 1 first)")
     fig = c.finish(
-        f"How fair each boat allocation is, {players} players",
+        f"How fair each {'rule' if w == 'rule' else 'boat allocation'} is, {players} players",
         f"Points: the largest distance of a seat's win share (ties split) from the fair share "
-        f"1/{players}, in percentage points, for each per-seat boat list (seat 1 first). Bars: "
+        f"1/{players}, in percentage points, for each {what}. Bars: "
         f"its 95% interval (every seat's anytime-valid interval at 5%/{players}, over game "
-        f"indices). Allocations are ordered by the point within each style; n is the game "
-        f"indices an allocation played before the race kept or dropped it (every allocation "
+        f"indices). {w.capitalize()}s are ordered by the point within each style; n is the "
+        f"game indices {_a(w)} played before the race kept or dropped it (every {w} "
         f"on the same indices). Dashed line: the tolerance of the confirmation.",
         handles)
     return fig, table
@@ -99,6 +107,7 @@ def confirmation_chart(search: Search, players: int):
     conf = search.confirm_table()
     conf = conf[conf["players"] == players]
     allocs = list(dict.fromkeys(conf["allocation"]))
+    w = search.noun
     styles = list(dict.fromkeys(conf["style"]))
     cols = min(3, len(allocs))
     rows = -(-len(allocs) // cols)
@@ -143,13 +152,14 @@ def confirmation_chart(search: Search, players: int):
     fig = c.finish(
         f"The confirmation on fresh games, {players} players",
         f"Points: each seat's win share (ties split) minus the fair share 1/{players}, on "
-        f"{n_text} fresh game indices per allocation and style (n), none of them played in "
-        f"the race" + (", in doubling rounds until the allocation was settled" if rounds
+        f"{n_text} fresh game indices per {w} and style (n), none of them played in "
+        f"the race" + (f", in doubling rounds until the {w} was settled" if rounds
                        else "") + f". Bars: {level_text} intervals"
         + (" (anytime-valid)" if rounds else "") + ": the 5% error shared among the "
-        f"allocations confirmed in each style (Bonferroni). Shaded: the tolerance. An "
-        f"allocation is fair for a style when every seat's bar lies inside it; a style absent "
-        f"from a panel had already shown that allocation unfair in its race.", handles,
+        f"{w}s confirmed in each style (Bonferroni). Shaded: the tolerance. "
+        f"{_a(w).capitalize()} is fair for a style when every seat's bar lies inside it; a "
+        f"style absent "
+        f"from a panel had already shown that {w} unfair in its race.", handles,
         "style")
     return fig, conf
 
@@ -192,7 +202,7 @@ def verdict_tables(search: Search) -> tuple[pd.DataFrame, pd.DataFrame]:
         worst = part.loc[part["excess"].abs().idxmax()]
         verdict = part["verdict"].iloc[0]
         need = part["games_needed"].iloc[0]
-        rows.append({"claim": "B3", "players": players, "style": style_name,
+        rows.append({"claim": search.spec.claim, "players": players, "style": style_name,
                      "allocation": alloc, "named": part["named"].iloc[0],
                      "verdict": VERDICT_OF[verdict], "fair": verdict,
                      "fair_within": worst["fair_within"],
@@ -221,8 +231,8 @@ def _conclusions_shown(c: pd.DataFrame) -> pd.DataFrame:
 
 
 def verdict_table(search: Search) -> pd.DataFrame:
-    """The B3 verdicts as ``verdicts.csv`` keeps them: one row per player count, style and
-    confirmed allocation, with the farthest seat's excess and interval."""
+    """The B3 verdicts (B4 in a rule space) as ``verdicts.csv`` keeps them: one row per player
+    count, style and confirmed candidate, with the farthest seat's excess and interval."""
     return verdict_tables(search)[0]
 
 
@@ -230,10 +240,12 @@ def build(search: Search) -> Report:
     spec = search.spec
     conclusions = search.conclusions()
     verdicts, shown = verdict_tables(search)
+    w = search.noun
     sections = [Section("Conclusions", paragraphs=[
         f"**Fair** means every seat's win share within 1/N ± {100 * spec.tolerance:g} "
         f"percentage points on fresh games (the confirmation); `supported` below is fair, "
-        f"`refuted` is shown unfair, `inconclusive` is neither yet. An allocation is fair for "
+        f"`refuted` is shown unfair, `inconclusive` is neither yet. "
+        f"{_a(w).capitalize()} is fair for "
         f"every style only when it is fair for each. **Fair within** is the smallest tolerance "
         f"at which the confirmation would call it fair: the farthest any seat's interval "
         f"reaches from 1/N."],
@@ -244,29 +256,53 @@ def build(search: Search) -> Report:
         fig, data = measure_chart(search, players)
         cfig, cdata = confirmation_chart(search, players)
         sections.append(Section(f"{players} players", subsections=[
-            Section("Every allocation", figures=[Figure(f"measure-p{players}", fig,
-                                                        "The largest seat gap of every "
-                                                        "allocation, by style", data=data)]),
+            Section(f"Every {w}", figures=[Figure(f"measure-p{players}", fig,
+                                                  "The largest seat gap of every "
+                                                  f"{w}, by style", data=data)]),
             Section("Where the named allocations stand", tables=[
                 Table(f"named-p{players}", _named_table(search, players),
-                      "The rules' boats, flat and reversed: rank among the allocations "
+                      f"The rules' boats, flat and reversed: rank among the {w}s "
                       "searched (1 = fairest point), and whether the race kept them",
                       max_rows=None)]),
-            Section("The allocations the race could not tell from the fairest", paragraphs=[
-                "Each with game length and rescued fraction, so that a fairer allocation's "
+            Section(f"The {w}s the race could not tell from the fairest", paragraphs=[
+                f"Each with game length and rescued fraction, so that a fairer {w}'s "
                 "cost to the game shows too."], tables=[
                 Table(f"kept-p{players}", _kept_table(search, players),
                       "Kept by the race, fairest first within each style", max_rows=40)]),
             Section("Confirmation on fresh games", figures=[
                 Figure(f"confirmation-p{players}", cfig, "Each seat of each confirmed "
-                       "allocation against the fair share, by style", data=cdata)])]))
+                       f"{w} against the fair share, by style", data=cdata)])]))
     sections.append(Section("Method", paragraphs=_method(search)))
     every = conclusions[conclusions["style"] == "every style"]
     summary = [f"{r.players} players: {r.conclusion}." for r in every.itertuples()]
-    return Report(f"The fairest boat allocation: {spec.name}",
+    return Report(f"The fairest {'rule' if w == 'rule' else 'boat allocation'}: {spec.name}",
                   subtitle=spec.description or "", summary=summary,
                   notes=_notes(search), verdicts=verdicts, verdicts_shown=shown,
                   sections=sections)
+
+
+def _space_words(space: str) -> str:
+    """The method's words for the space searched: a boat space, or a rule space's levers."""
+    boats = {"all": "every list of 0–3 boats per seat with at most 12 in all (RULES.md X1.5)",
+             "monotone": "every list of 0–3 boats per seat with at most 12 in all, no seat "
+                         "fewer than the seat before it (RULES.md X1.5)"}
+    if space in SPACES:
+        return (f"**Space.** {space} allocations: {boats[space]}, plus the rules', flat and "
+                f"reversed boats.")
+    s = parse_space(space)
+    parts = [("the rules' boats (X1.1, X1.2)" if s["boats"] == "rules" else
+              boats[s["boats"]] + ", plus the rules', flat and reversed boats"),
+             ("no score bonus" if not s["komi"] else
+              f"no score bonus, or any bonus per seat (komi, RULES.md C1) of 0 to {s['komi']:g} "
+              f"points in half points, seat 1 none, no seat less than the seat before it"),
+             ("the rules' setup order" if s["order"] == "forward" else
+              "any of the nine setup orders (explorers' and boats' each forward, reverse or "
+              "snake: RULES.md C2)")]
+    return (f"**Space** ({space}). Every rule that combines {parts[0]}; {parts[1]}; and "
+            f"{parts[2]}. A rule's label is its boats (seat 1 first), then its komi and setup "
+            f"order where they move. **The simplest first:** fair rules are listed by how "
+            f"many levers they move from the rules' own setup (boats, komi, setup order), so "
+            f"that one which needs a single change comes before one that needs two.")
 
 
 def _notes(search: Search) -> list[str]:
@@ -278,36 +314,39 @@ def _method(search: Search) -> list[str]:
     spec = search.spec
     first = next(iter(search.races.values()))
     sizes = ", ".join(f"{n:,}" for n in spec.sizes())
+    w = search.noun
     return [
-        f"**Space.** {spec.space} allocations of 0–3 boats per seat with at most 12 in all "
-        f"(RULES.md X1.5)" + ("" if spec.space == "all" else ", no seat fewer than the seat "
-                              "before it") + ", plus the rules', flat and reversed boats.",
-        f"**Race.** Every allocation plays the same game indices (common random numbers), "
-        f"{sizes} per allocation after each round (a style's own cap where it has one). After "
-        f"each round the rule is: {first.rule.words()}.",
+        _space_words(spec.space),
+        f"**Race.** Every {w} plays the same game indices (common random numbers), "
+        f"{sizes} per {w} after each round (a style's own cap where it has one). After "
+        f"each round the rule is: {first.rule.words(w)}.",
         f"**Confirmation.** The {spec.confirm} fairest of every style that the race kept, and "
-        f"the rules' boats, play {spec.confirm_games:,} fresh game indices (a root seed of "
+        f"the rules' {'own setup' if w == 'rule' else 'boats'}, play "
+        f"{spec.confirm_games:,} fresh game indices (a root seed of "
         f"their own) in every style. Each is judged once: fair when every seat's interval, "
-        f"at 95% Bonferroni-corrected over the allocations confirmed for the player count and "
+        f"at 95% Bonferroni-corrected over the {w}s confirmed for the player count and "
         f"style, lies inside 1/N ± {100 * spec.tolerance:g} pp (TOST per seat, "
         f"intersection-union); unfair when one seat's interval (corrected again over the "
         f"seats) lies wholly outside; else inconclusive, with the fresh games that would settle "
         f"it with 80% power in a new run (never more games added to these).",
-        f"**No allocation fair.** One style's \"no allocation of the space is fair\" needs "
-        f"every allocation shown unfair, by the race or on fresh games; it errs only if a fair "
-        f"allocation is wrongly shown unfair, at most α(1 + 1/F) (α = {spec.alpha:g} for the "
-        f"race, α/F on fresh games, F the allocations confirmed), which each conclusion "
+        f"**No {w} fair.** One style's \"no {w} of the space is fair\" needs "
+        f"every {w} shown unfair, by the race or on fresh games; it errs only if a fair "
+        f"{w} is wrongly shown unfair, at most α(1 + 1/F) (α = {spec.alpha:g} for the "
+        f"race, α/F on fresh games, F the {w}s confirmed), which each conclusion "
         f"states. Across the styles, \"none is fair for every bot style we play\" is a union "
-        f"over the styles: it is said only when one style alone shows every allocation "
+        f"over the styles: it is said only when one style alone shows every {w} "
         f"unfair, or when each is shown unfair in some style with every test read at α/S "
-        f"(Bonferroni over the S styles). 'Fair within ±X' beside each allocation is the "
+        f"(Bonferroni over the S styles). 'Fair within ±X' beside each {w} is the "
         f"smallest tolerance its interval passes. The styles are bots of this package: none "
         f"of it is a claim about people.",
-        f"**Measures beside the gap.** Chi-square: Pearson's statistic of the tie-split wins "
-        f"against 1/N each (descriptive: ties and rotations make the games no multinomial "
-        f"sample). Ludii balance: 1 − (largest seat share − smallest).",
+        "**Measures beside the gap.** Chi-square: Pearson's statistic of the tie-split wins "
+        "against 1/N each (descriptive: ties and rotations make the games no multinomial "
+        "sample). Ludii balance: 1 − (largest seat share − smallest).",
         f"**Games.** {search.games_played:,} games played in this call, "
-        f"{search.games_read_back:,} read back from an earlier one; seed {spec.seed}.",
+        + (f"{search.games_reused:,} more counted under another bonus on games a komi-blind "
+           f"style had played (its moves do not change with the bonus, RULES.md C1.3), "
+           if search.games_reused else "")
+        + f"{search.games_read_back:,} read back from an earlier one; seed {spec.seed}.",
     ]
 
 

@@ -39,7 +39,7 @@ from replays.draw.scene import scene
 from replays.draw.style import SEAT_NAMES
 from replays.viewer.page import board_picture, build_page
 from reports import exhibits as exhibits_
-from reports import headline, page
+from reports import headline, komi_section, page
 from reports import sections as sections_
 from reports import verdict_notes
 from reports.render import render
@@ -387,7 +387,7 @@ def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, 
     sens = sensitivity(run, claims, result, games=games, log=log) if claims else None
     _say(log, f"report: statistics and {0 if v is None else len(v)} verdicts "
               f"({time.perf_counter() - t_stats:.1f} s)")
-    run = result
+    run_path, run = run, result
     meta = result.meta
     notes = []
     if have < want:
@@ -441,6 +441,9 @@ def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, 
     if figures["skill"]:
         sections.append(page.Section("Seat balance across skill levels", sections_.skill_text(
             meta, tidy, study, claims), figures=figures["skill"]))
+    komi, _ = komi_section.section(run_path, meta, games, pool, lambda t: _say(log, t), w)
+    if komi is not None:
+        sections.append(komi)
     ties = figures["ties"]
     if ties:
         sections.append(page.Section("Ties and tie-breaks", [

@@ -30,8 +30,9 @@ VALUES = ("players", "styles", "space", "tolerance", "alpha", "screen", "max_gam
 class Fairest:
     """A search played into ``folder``: its tables (``table``: every allocation searched;
     ``confirmation``: the confirmed ones seat by seat; ``conclusions``), its ``verdicts`` (one
-    B3 row per player count, style and confirmed allocation, as the report's verdicts.csv) and
-    ``report(out)``. ``search``: the ``experiments.fairest.Search`` behind them."""
+    B3 row -- B4 in a rule space -- per player count, style and confirmed candidate, as the
+    report's verdicts.csv) and ``report(out)``. ``search``: the ``experiments.fairest.Search``
+    behind them."""
     folder: Path
     search: F.Search
     _tables: dict = field(default_factory=dict, repr=False)

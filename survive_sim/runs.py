@@ -13,8 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 
-from experiments.komi import screen as KS
-from experiments.komi.tables import fair_bonus, komi_table, own_bonus_grid
+from experiments.komi.tables import run_komi
 from experiments.sweeps import spec as specs
 from experiments.sweeps.plan import StudyPlan, study_cost
 from experiments.verdicts.claims import check_claims
@@ -153,19 +152,7 @@ class Run:
             if float(2 * value) != int(2 * value) or (name == "step" and value == 0):
                 raise ArgumentError(f"{name} must be whole or half points (0.5 to 30 for step, "
                                     f"0 to 30 for top), got {value!r}")
-        grids = {seats: own_bonus_grid(seats, top, step) for seats in (4, 3, 5, 6)}
-        sums = KS.screen(KS.run_blocks(self.path, games), lambda seats: grids[seats][0])
-        tables, fair = [], []
-        for s in sums.values():
-            t = komi_table(s, grids[s.probe.seats][1])
-            t["exact"] = KS.komi_blind(s.probe.factors.get("strategies") or ())
-            tables.append(t)
-            f = fair_bonus(t, s.players)
-            f["exact"] = t["exact"].iloc[0]
-            fair.append(f)
-        def cat(parts):
-            return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-        return KomiTables(cat(tables), cat(fair))
+        return KomiTables(*run_komi(self.path, top, step, games))
 
     def verdicts(self, games: int | None = None, record: bool = False,
                  claims: dict | None = None) -> pd.DataFrame:

@@ -301,3 +301,99 @@ def test_a_rule_search_table_names_each_rules_levers(tmp_path):
     top = t.sort_values("rank").iloc[0]
     assert (top["komi"], top["changes"], top["order"]) == ("0,0,0,0.5,0.5", 1, "forward")
     assert set(t[t["komi"] == "none"]["changes"]) == {0}
+
+
+def test_fair_rules_are_listed_simplest_first_and_one_lever_rules_named(tmp_path):
+    """Of two fair rules, the one that moves one lever (a bonus) is listed before the one that
+    moves two (boats and a bonus), in each style's conclusion and across the styles, and the
+    report speaks of rules, not allocations."""
+    from experiments.fairest.players import SyntheticPlayer
+    from experiments.fairest.run import run_search
+    from experiments.fairest.space import Rule, rule_candidates
+    from experiments.fairest.spec import build
+    from reports.fairest import build as page
+    spec = build({"fairest": {"players": [5], "styles": ["greedy"],
+                              "space": "boats=monotone,komi=0.5", "screen": 1000,
+                              "max_games": 2000, "confirm": 2, "confirm_games": 40000}})
+    one, two = Rule((1, 1, 2, 2, 2), (0, 0, 0, 0.5, 0.5)), Rule((0, 1, 1, 2, 2), (0, 0, 0, 0, 0.5))
+    rules = rule_candidates(5, spec.space)
+    assert one in rules and two in rules
+    truth = {r: [0.2] * 5 if r in (one, two) else [0.3, 0.2, 0.2, 0.15, 0.15] for r in rules}
+    search = run_search(spec, tmp_path / "s", make_player=lambda p, st, seed:
+                        SyntheticPlayer(truth, seed=seed))
+    c = search.conclusions().set_index("style")
+    assert c.loc["greedy self-play", "fair"] == f"{one.label} | {two.label}"
+    assert c.loc["every style", "fair"] == f"{one.label} | {two.label}"
+    text = c.loc["greedy self-play", "conclusion"]
+    assert text.startswith(f"confirmed fair within ±1 pp: {one.label}, {two.label} (simplest "
+                           f"first; one lever only: {one.label})"), text
+    assert f"one lever only: {one.label})" in c.loc["every style", "conclusion"]
+    report = page(search)
+    assert report.title == "The fairest rule: " + spec.name
+    words = " ".join(p for s in report.sections for p in s.paragraphs)
+    assert "simplest first" in words.lower() and "allocation" not in words
+
+
+def test_a_rule_search_counts_the_games_it_played_not_each_bonus(tmp_path):
+    """A komi-blind style plays a boat list's games once for all its bonuses: the search says
+    so (games played, games counted again under another bonus), never more games played than
+    the engine ran."""
+    from experiments.fairest.run import run_search
+    from experiments.fairest.spec import build
+    spec = build({"fairest": {"players": [3], "styles": ["greedy"], "space": "komi=0.5",
+                              "screen": 20, "max_games": 20, "confirm": 1,
+                              "confirm_games": 20, "chunk": 20}})
+    assert len(spec.candidates(3)) == 3
+    s = run_search(spec, tmp_path / "s", threads=1)
+    counted = sum(t.n for x in (*s.races.values(), *s.confirmations.values())
+                  for t in x.tallies.values())
+    assert counted == 3 * 20 + 2 * 20 and s.games_read_back == 0
+    assert s.games_played == 20 + 20 and s.games_reused == counted - 40
+    again = run_search(spec, tmp_path / "s", threads=1)
+    assert again.games_played == again.games_reused == 0 and again.games_read_back == counted
+
+
+def test_a_style_that_does_not_race_confirms_what_the_racing_styles_found(tmp_path):
+    """``race = false`` (the search rung: too slow to race a space): no race of its own; it
+    confirms each racing style's fairest and the rules' own setup, on at most its
+    ``max_games`` fresh games, and its verdicts join the conclusion across the styles."""
+    from experiments.fairest.players import SyntheticPlayer
+    from experiments.fairest.plan import describe
+    from experiments.fairest.run import run_search
+    from experiments.fairest.space import Rule, rule_candidates
+    from experiments.fairest.spec import build
+    spec = build({"fairest": {"players": [5], "styles": [
+        "greedy", {"strategy": "search256:budget=16", "race": False, "max_games": 64000}],
+        "space": "komi=0.5", "screen": 1000, "max_games": 2000, "confirm": 1,
+        "confirm_games": 16000, "settle": 256000}})
+    slow = spec.styles[1]
+    assert not slow.race and spec.racing == spec.styles[:1]
+    assert spec.confirm_sizes(slow) == [16000, 32000, 64000]
+    assert spec.confirm_sizes()[-1] == 256000
+    assert spec.identity()["styles"][1][-1] == "confirm only"
+    fair = Rule((1, 1, 2, 2, 2), (0, 0, 0, 0.5, 0.5))
+    truth = {r: [0.2] * 5 if r == fair else [0.26, 0.2, 0.2, 0.18, 0.16]
+             for r in rule_candidates(5, spec.space)}
+    search = run_search(spec, tmp_path / "s", make_player=lambda p, st, seed:
+                        SyntheticPlayer(truth, seed=seed))
+    assert (5, slow) not in search.races
+    conf = search.confirmations[5, slow]
+    assert list(conf.boats) == [fair.label, "1,1,2,2,2"]
+    assert max(t.n for t in conf.tallies.values()) <= 64000
+    c = search.conclusions().set_index("style")
+    row = c.loc["search256:budget=16 self-play"]
+    assert row["fair"] == fair.label and row["race_end"].startswith("no race")
+    assert c.loc["every style", "fair"] == fair.label
+    assert "confirms only" in describe(spec, timed=False)
+    assert set(search.table()["style"]) == {"greedy self-play"}
+
+
+@pytest.mark.parametrize("styles, needle", [
+    ([{"strategy": "greedy", "race": False}], "at least one style that races"),
+    (["greedy", {"strategy": "careful", "race": "no"}], "race must be true or false"),
+])
+def test_bad_confirm_only_styles_are_named(styles, needle):
+    from experiments.fairest.spec import build
+    from experiments.sweeps.spec import SpecError
+    with pytest.raises(SpecError, match=needle):
+        build({"fairest": {"players": [5], "styles": styles}})

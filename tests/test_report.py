@@ -240,3 +240,22 @@ def test_a_mixed_table_reports_its_rotations_pooled(tmp_path):
     # one sample game for the pooled rotations, one for the self-play
     assert len(list((tmp_path / "report" / "games").glob("*.html"))) == 2
     assert "(all 5 rotations)**; the game of its first rotation, seats from 0:" in page
+
+
+def test_the_report_has_komi_tables_of_the_base_game(built):
+    """Issue 41: each seat's win share against its own bonus and its fair bonus, for the base
+    game under the rules' boats (random is komi-blind: read exactly from the stored scores);
+    the tables equal ``run_komi``'s of those settings, and no other setting is read."""
+    from experiments.komi.tables import run_komi
+    root, _ = built
+    html = (root / "report" / "index.html").read_text()
+    assert "Komi tables" in html and "fair bonus" in html
+    assert (root / "report" / "figures" / "komi_random.png").is_file()
+    tidy = pd.read_csv(root / "report" / "tables" / "komi.csv")
+    shown = set(tidy["setting"])
+    assert len(shown) == 4 and all("boats_rules-base" in s for s in shown), shown
+    table, fair = run_komi(root / "run", labels=shown)
+    assert len(tidy) == len(table) and tidy["share"].round(12).tolist() == \
+        table["share"].round(12).tolist()
+    view = pd.read_csv(root / "report" / "tables" / "komi_fair.csv")
+    assert len(view) == len(fair) and set(view["n"].astype(str).str.replace(",", "")) == {"240"}

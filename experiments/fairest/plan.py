@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from play.simulate import numba_threads
 
 from .players import EnginePlayer
-from .space import named
+from .space import SPACES, named
 from .spec import FairSpec
 
 SAMPLE_SECONDS = 0.5
@@ -39,21 +39,28 @@ def lines(spec: FairSpec, timed: bool = True, threads: int | None = None) -> lis
     out = []
     for players in spec.players:
         k = len(spec.candidates(players))
-        few = 1 if spec.confirm_all else min(spec.confirm, k)
-        many = k if spec.confirm_all else min(len(spec.styles) * spec.confirm + 1, k)
+        listed = min(len(spec.racing) * spec.confirm + 1, k)
         for style in spec.styles:
             rot = len(style.seatings(players))
-            race_least = k * spec.screen * rot
-            race_most = k * spec.sizes(style)[-1] * rot
-            if spec.budget is not None:
+            # a komi-blind style plays each boat list and setup order once for its bonuses
+            engine = spec.engine_games(players, style)
+            if style.race:
+                race_least = engine * spec.screen * rot
+                race_most = engine * spec.sizes(style)[-1] * rot
+                few = 1 if spec.confirm_all else min(spec.confirm, k)
+                many = k if spec.confirm_all else listed
+            else:                           # confirms the racing styles' list only
+                race_least = race_most = 0
+                few, many = min(spec.confirm, k), listed
+            if spec.budget is not None and style.race:
                 race_most = min(race_most, max(spec.budget, race_least))
-            conf = spec.confirm_games * rot
-            if spec.settle:                 # the least: one round; the most: all to the cap
-                conf_most = many * spec.settle * rot
-            else:
-                conf_most = many * conf
+            few, many = min(few, engine), min(many, engine)
+            sizes = spec.confirm_sizes(style)
+            conf = sizes[0] * rot
+            conf_most = many * sizes[-1] * rot   # the most: every round to the cap
             rate = _rate(spec, players, style, threads) if timed else None
-            out.append(Line(players, style.label, k, rot, race_least + few * conf,
+            out.append(Line(players, style.label + ("" if style.race else " (confirms only)"),
+                            k, rot, race_least + few * conf,
                             race_most + conf_most, rate))
     return out
 
@@ -83,29 +90,40 @@ def _time(games: int, rate: float | None) -> str:
 
 def _confirmation(spec: FairSpec) -> str:
     """The confirmation the spec asks for, in words."""
-    which = ("every allocation each style's race has not shown unfair, and the rules' boats, in "
+    w, setup = (("allocation", "boats") if spec.space in SPACES else ("rule", "own setup"))
+    which = (f"every {w} each style's race has not shown unfair, and the rules' {setup}, in "
              "that style" if spec.confirm_all else
-             f"each style's {spec.confirm} fairest and the rules' boats in every style")
+             f"each style's {spec.confirm} fairest and the rules' {setup} in every style")
+    only = [s for s in spec.styles if not s.race]
+    tail = "".join(f"; {s.label} only confirms each racing style's {spec.confirm} fairest and "
+                   f"the rules' {setup}, on at most {s.max_games or spec.confirm_sizes()[-1]:,} "
+                   f"fresh games each" for s in only)
     if spec.settle:
         return (f"confirmation of {which}, in doubling rounds of fresh games from "
-                f"{spec.confirm_games:,} up to {spec.settle:,} until each is fair or unfair")
-    return f"confirmation of {which} on {spec.confirm_games:,} fresh games"
+                f"{spec.confirm_games:,} up to {spec.settle:,} until each is fair or "
+                f"unfair{tail}")
+    return f"confirmation of {which} on {spec.confirm_games:,} fresh games{tail}"
 
 
 def describe(spec: FairSpec, timed: bool = True, threads: int | None = None) -> str:
     """The plan in words: one line per player count and style, and the totals."""
     ls = lines(spec, timed, threads)
+    w = "allocation" if spec.space in SPACES else "rule"
     sizes = spec.sizes()
-    head = [f"search {spec.name}: {spec.space} allocations (0-3 boats per seat, at most 12 in "
-            f"all{'' if spec.space == 'all' else ', no seat fewer than the seat before'}; "
-            f"plus rules, flat and reversed); rounds of {', '.join(f'{n:,}' for n in sizes)} "
-            f"games per allocation; {_confirmation(spec)}; seed "
+    space = (f"{spec.space} allocations (0-3 boats per seat, at most 12 in "
+             f"all{'' if spec.space == 'all' else ', no seat fewer than the seat before'}; "
+             f"plus rules, flat and reversed)" if spec.space in SPACES else
+             f"the rules of {spec.space} (boats, komi and setup order; a komi-blind style "
+             f"plays each boat list and order once for all its bonuses)")
+    head = [f"search {spec.name}: {space}; rounds of {', '.join(f'{n:,}' for n in sizes)} "
+            f"games per {w}; {_confirmation(spec)}; seed "
             f"{spec.seed}, tolerance ±{100 * spec.tolerance:g} pp, alpha {spec.alpha:g}"
             + (f"; budget {spec.budget:,} games per race" if spec.budget else ""),
-            f"{'players':>7}  {'style':<50} {'allocations':>11} {'rotations':>9} "
+            f"{'players':>7}  {'style':<50} {w + 's':>11} {'rotations':>9} "
             f"{'games at least':>15} {'at most':>14} {'games/s':>8} {'time':>16}"]
     for line in ls:
-        rate = f"{line.rate:,.0f}" if line.rate else "?"
+        rate = ("?" if not line.rate else f"{line.rate:,.0f}" if line.rate >= 10 else
+                f"{line.rate:.2g}")
         head.append(f"{line.players:>7}  {line.style:<50} {line.allocations:>11,} "
                     f"{line.rotations:>9} {line.least:>15,} {line.most:>14,} {rate:>8} "
                     f"{_time(line.least, line.rate) + ' - ' + _time(line.most, line.rate):>16}")
@@ -117,8 +135,8 @@ def describe(spec: FairSpec, timed: bool = True, threads: int | None = None) -> 
                 + (f", about {_time(t_least, 1)} to {_time(t_most, 1)} on this machine"
                    if timed else "")
                 + "; how far the race runs between the two depends on how soon the games tell "
-                  "the allocations apart"
-                + ("; the most assumes every allocation confirmed plays to the settling cap, "
+                  f"the {w}s apart"
+                + (f"; the most assumes every {w} confirmed plays to the settling cap, "
                    "but each stops as soon as it is settled, the sooner the farther its seats "
                    "are from the tolerance" if spec.settle else ""))
     return "\n".join(head)

@@ -32,9 +32,12 @@ _TURNS = REC_GAME.index("turns")
 class Style:
     """A style of play: ``lineup`` of one strategy (self-play) or several, rotated;
     ``max_games``: its race's own cap of games per allocation (a slow style's), else the
-    search's."""
+    search's. ``race`` False: a style too slow to race a space (the search rung) plays only
+    the confirmation, of what the racing styles found (``run.confirm_list``), ``max_games``
+    then capping its fresh games per candidate."""
     lineup: tuple[str, ...]
     max_games: int | None = None
+    race: bool = True
 
     @property
     def mixed(self) -> bool:
@@ -45,6 +48,12 @@ class Style:
         if not self.mixed:
             return f"{self.lineup[0]} self-play"
         return "mixed, every seat in turn: " + ", ".join(self.lineup)
+
+    @property
+    def komi_blind(self) -> bool:
+        """Every strategy of the line-up plays the same moves whatever the bonus (RULES.md
+        C1.3): a rule space's bonuses then cost it no games."""
+        return komi_blind(self.lineup)
 
     @property
     def key(self) -> str:
@@ -69,6 +78,8 @@ class Block:
     y: np.ndarray
     length: np.ndarray
     rescued: np.ndarray
+    played: int | None = None      # games the engine ran for it (None: one per index and
+    #                                rotation; fewer where a komi-blind style reused its games)
 
 
 def block_of_records(rows: np.ndarray, settings: Settings) -> Block:
@@ -110,6 +121,7 @@ class EnginePlayer:
         self.blind = komi_blind(style.lineup)
         self._rows: dict = {}                            # the last block's records, per game
         self._block = None                               # (first, count) they are of
+        self._played = 0                                 # games the engine ran
 
     @property
     def rotations(self) -> int:
@@ -125,22 +137,23 @@ class EnginePlayer:
         """The engine's records of ``rule``'s games in ``seating``; for a komi-blind style,
         those of the rule without its bonus, played once per block and kept for the block's
         other bonuses."""
-        if not (self.blind and rule.komi):
-            return PS.run_records(self.settings(rule, seating), self.seed, first, count)
-        if self._block != (first, count):
-            self._rows, self._block = {}, (first, count)
+        if self._block != (first, count, rule.boats):     # a rule space lists a boat
+            self._rows, self._block = {}, (first, count, rule.boats)  # list's rules together
         key = (rule.boats, rule.order, seating)
-        if key not in self._rows:
-            plain = Rule(rule.boats, (), rule.order)
-            self._rows[key] = PS.run_records(self.settings(plain, seating), self.seed, first,
-                                             count)
+        if not self.blind or key not in self._rows:
+            plain = Rule(rule.boats, (), rule.order) if self.blind else rule
+            self._played += count
+            rows = PS.run_records(self.settings(plain, seating), self.seed, first, count)
+            if not self.blind:
+                return rows
+            self._rows[key] = rows
         return self._rows[key]
 
     def play(self, candidate, first: int, count: int) -> Block:
         """Games ``first .. first + count - 1`` of ``candidate`` (a boat list or a ``Rule``)
         in every seating."""
         rule = as_rule(candidate)
-        total = None
+        total, before = None, self._played
         with PS.numba_threads(self.threads):
             for seating in self.seatings:
                 st = self.settings(rule, seating)
@@ -150,6 +163,7 @@ class EnginePlayer:
                 else:
                     total = Block(total.y + b.y, total.length + b.length,
                                   total.rescued + b.rescued)
+        total.played = self._played - before
         return total
 
 

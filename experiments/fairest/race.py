@@ -197,10 +197,12 @@ class RaceRule:
         """Per player, two-sided, for the upper bound of ``m``."""
         return self.alpha / max(self.candidates, 1)
 
-    def words(self) -> str:
-        return (f"drop an allocation when the lower bound of its largest seat gap (players' "
+    def words(self, noun: str = "allocation") -> str:
+        """The rule in words; ``noun``: what the candidates are (``allocation``, ``rule``)."""
+        a = "an" if noun[0] in "aeiou" else "a"
+        return (f"drop {a} {noun} when the lower bound of its largest seat gap (players' "
                 f"anytime-valid intervals at {self.lower_level:.3g} each) exceeds the smallest "
-                f"upper bound of any allocation's (at {self.upper_level:.3g} each): the true "
+                f"upper bound of any {noun}'s (at {self.upper_level:.3g} each): the true "
                 f"fairest of the {self.candidates} is dropped with probability at most "
                 f"{self.alpha:g}, however many rounds are looked at")
 

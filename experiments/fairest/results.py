@@ -23,7 +23,7 @@ from ..verdicts.decisions import fair_within
 from ..verdicts.inference import ALPHA, interval
 from .players import Style
 from .search import Confirmation, Race, judged
-from .space import Rule, boats_of, label, named, named_as
+from .space import SPACES, Rule, boats_of, label, named, named_as
 from .spec import FairSpec
 
 FAIR, UNFAIR, OPEN = "fair", "unfair", "inconclusive"
@@ -51,6 +51,46 @@ class Search:
     games_played: int = 0
     games_read_back: int = 0
     seconds: float = 0.0
+    games_reused: int = 0       # bonuses counted on games a komi-blind style played once
+
+    @property
+    def noun(self) -> str:
+        """What the search's candidates are called: ``allocation`` (a boat space) or ``rule``
+        (boats, komi and setup order: issue 41)."""
+        return "allocation" if self.spec.space in SPACES else "rule"
+
+    def space(self, players: int) -> dict:
+        """Every candidate searched for ``players``, by label (every race has them all)."""
+        return next((r.boats for (n, _), r in self.races.items() if n == players), {})
+
+    def styles_of(self, players: int) -> list[Style]:
+        """The styles that played ``players``: racing or confirming only."""
+        return [st for st in self.spec.styles
+                if (players, st) in self.races or (players, st) in self.confirmations]
+
+    def simplest_first(self, players: int, labels) -> list[str]:
+        """``labels`` (candidates of ``players``) with the simplest rule first: the fewest
+        levers moved from the rules' own setup (``Rule.changes``), then by label; a boat
+        space's allocations by label."""
+        cands = self.space(players)
+
+        def key(c):
+            rule = cands.get(c)
+            return (rule.changes(players) if isinstance(rule, Rule) else 0, c)
+        return sorted(labels, key=key)
+
+    def fair_words(self, players: int, fair) -> str:
+        """The fair candidates in words, simplest first; in a rule space, those that move one
+        lever only named too (a designer's cheapest change)."""
+        order = self.simplest_first(players, fair)
+        text = ", ".join(order)
+        if self.noun == "rule":
+            cands = self.space(players)
+            one = [c for c in order if isinstance(cands.get(c), Rule)
+                   and cands[c].changes(players) <= 1]
+            text += (f" (simplest first; one lever only: {', '.join(one)})" if one else
+                     " (simplest first; none of them moves one lever only)")
+        return text
 
     # ------------------------------------------------------------------ the search
     def table(self) -> pd.DataFrame:
@@ -87,14 +127,15 @@ class Search:
         only when one style alone shows every allocation unfair (that style's own
         conclusion), or when each allocation is shown unfair in some style with every test
         read at ``alpha / S`` (Bonferroni over the styles)."""
-        styles = [st for st in self.spec.styles if (players, st) in self.races]
+        styles = self.styles_of(players)
+        noun = self.noun
         if every:
-            return f"fair for every bot style we play: {', '.join(sorted(every))}"
-        space = set(self.races[players, styles[0]].boats) if styles else set()
+            return f"fair for every bot style we play: {self.fair_words(players, every)}"
+        space = set(self.space(players))
         alone = [st for st in styles if self.shown_unfair(players, st) >= space]
         if alone:
             st = alone[0]
-            return (f"no allocation of the space is fair for every bot style we play: for "
+            return (f"no {noun} of the space is fair for every bot style we play: for "
                     f"{st.label} alone each is shown farther than {tol_text} from 1/N (that "
                     f"style's own conclusion, which errs at most "
                     f"{100 * self.none_fair_bound(players, st):.2g}%)")
@@ -103,16 +144,16 @@ class Search:
                                for st in styles)) if styles else set()
         if not open_everywhere and strict >= space:
             bound = max(self.none_fair_bound(players, st) for st in styles)
-            return (f"no allocation of the space is fair for every bot style we play: each "
+            return (f"no {noun} of the space is fair for every bot style we play: each "
                     f"is shown farther than {tol_text} from 1/N in at least one style, every "
                     f"test read at alpha/{k} (Bonferroni over the {k} styles; errs at most "
                     f"{100 * bound:.2g}%)")
         if not open_everywhere:
-            return (f"not concluded: each allocation is shown unfair in some style, but not "
+            return (f"not concluded: each {noun} is shown unfair in some style, but not "
                     f"with the tests read at alpha/{k} that a statement about every style "
                     f"needs (Bonferroni over the {k} styles); "
                     f"{len(space - strict)} not shown unfair at that level")
-        return (f"no allocation was confirmed fair for every bot style we play; "
+        return (f"no {noun} was confirmed fair for every bot style we play; "
                 f"{len(open_everywhere)} not yet shown unfair in any style")
 
     # ------------------------------------------------------------------ confirmation
@@ -126,6 +167,8 @@ class Search:
         """The allocations the race itself shows farther than the tolerance from 1/N: a seat's
         anytime-valid interval (at ``alpha`` shared among the seats; the spec's by default)
         wholly outside it."""
+        if (players, style) not in self.races:
+            return []                                 # a style that only confirms
         r, tol = self.races[players, style], self.spec.tolerance
         a = self.spec.alpha if alpha is None else alpha
         return [c for c in r.boats if r.tallies[c].interval(a, r.look)[0] > tol]
@@ -188,14 +231,15 @@ class Search:
             every, worst, styles_of, open_everywhere = None, {}, {}, None
             for style in self.spec.styles:
                 r = self.races.get((players, style))
-                if r is None:
-                    continue
                 conf = self.confirmations.get((players, style))
+                if r is None and conf is None:
+                    continue
                 verdicts = {c: self.verdict(players, style, c) for c in conf.boats} if conf \
                     else {}
-                fair = [c for c, d in verdicts.items() if d.verdict == D.SUPPORTED]
+                fair = self.simplest_first(
+                    players, [c for c, d in verdicts.items() if d.verdict == D.SUPPORTED])
                 every = set(fair) if every is None else every & set(fair)
-                best = r.ranked(r.alive)
+                best = r.ranked(r.alive) if r else []
                 open_ = {c: d.games_needed for c, d in verdicts.items()
                          if d.verdict == D.INCONCLUSIVE}
                 within = {c: fair_within(d) for c, d in verdicts.items()}
@@ -212,27 +256,33 @@ class Search:
                 close = min(near, key=lambda c: (near[c], c)) if near else ""
                 top = r.tallies[best[0]] if best else None
                 lo, hi = top.interval(ALPHA, r.look) if top else (math.nan, math.nan)
-                unknown = [c for c in r.boats if c not in shown["race"] | shown["fresh"]]
+                unknown = [c for c in self.space(players)
+                           if c not in shown["race"] | shown["fresh"]]
                 open_everywhere = (set(unknown) if open_everywhere is None
                                    else open_everywhere & set(unknown))
                 rows.append({"players": players, "style": style.label,
                              "fair": " | ".join(fair),
                              "conclusion": _conclusion(fair, self.spec.tolerance, open_,
                                                        close, within.get(close), shown,
-                                                       unknown, len(r.boats),
-                                                       self.none_fair_bound(players, style)),
+                                                       unknown, len(self.space(players)),
+                                                       self.none_fair_bound(players, style),
+                                                       self.noun,
+                                                       self.fair_words(players, fair)),
                              "unfair_by_race": len(shown["race"]),
                              "unfair_on_fresh_games": len(shown["fresh"] - shown["race"]),
                              "not_shown_unfair": len(unknown),
                              "closest": close, "fair_within": within.get(close, math.nan),
-                             "kept": len(r.alive), "searched": len(r.boats),
+                             "kept": len(r.alive) if r else pd.NA,
+                             "searched": len(self.space(players)),
                              "fairest": best[0] if best else "",
                              "fairest_measure": top.measure() if top else math.nan,
                              "fairest_low": lo, "fairest_high": hi,
                              "fairest_n": top.n if top else 0,
-                             "race_end": r.stop, "rule": r.rule.words()})
+                             "race_end": r.stop if r else "no race: confirms what the "
+                             "racing styles found",
+                             "rule": r.rule.words(self.noun) if r else ""})
             if every is not None:
-                n_styles = sum((players, st) in self.races for st in self.spec.styles)
+                n_styles = len(self.styles_of(players))
                 worst = {c: w for c, w in worst.items() if styles_of[c] == n_styles}
                 close = min(worst, key=lambda c: (worst[c], c)) if worst else ""
                 tol_text = f"±{100 * self.spec.tolerance:g} pp"
@@ -242,10 +292,12 @@ class Search:
                     text += (f"; closest of those confirmed in every style: {close}, every "
                              f"seat within ±{100 * worst[close]:.2f} pp of 1/N in each")
                 if rules in worst:
-                    text += (f"; the rules' boats ({rules}): every seat within "
+                    text += (f"; the rules' {'setup' if self.noun == 'rule' else 'boats'} "
+                             f"({rules}): every seat within "
                              f"±{100 * worst[rules]:.2f} pp in each style")
                 rows.append({"players": players, "style": "every style",
-                             "fair": " | ".join(sorted(every)), "conclusion": text,
+                             "fair": " | ".join(self.simplest_first(players, every)),
+                             "conclusion": text,
                              "unfair_by_race": pd.NA, "unfair_on_fresh_games": pd.NA,
                              "not_shown_unfair": pd.NA,
                              "closest": close, "fair_within": worst.get(close, math.nan),
@@ -264,7 +316,8 @@ def _mean_cols(name: str, est, look) -> dict:
 
 
 def _conclusion(fair: list[str], tol: float, open_: dict, close: str, within: float | None,
-                shown: dict, unknown: list[str], searched: int, bound: float) -> str:
+                shown: dict, unknown: list[str], searched: int, bound: float,
+                noun: str = "allocation", fair_text: str = "") -> str:
     """The conclusion of one player count and style in words. "No allocation of the space is
     fair" needs every allocation shown unfair, by the race or on fresh games: wrong only if a
     fair allocation there was is wrongly shown unfair, at most ``bound`` (``alpha (1 + 1/F)``:
@@ -273,20 +326,20 @@ def _conclusion(fair: list[str], tol: float, open_: dict, close: str, within: fl
                f"of 1/N" if close and within is not None else "")
     tol_text = f"±{100 * tol:g} pp"
     if fair:
-        return f"confirmed fair within {tol_text}: {', '.join(fair)}{closest}"
+        return f"confirmed fair within {tol_text}: {fair_text or ', '.join(fair)}{closest}"
     fresh = len(shown["fresh"] - shown["race"])
     if not unknown:
-        return (f"no allocation of the space is fair within {tol_text}: each of the "
+        return (f"no {noun} of the space is fair within {tol_text}: each of the "
                 f"{searched} has a seat shown farther from 1/N ({len(shown['race'])} by the "
                 f"race, {fresh} on fresh games; errs at most {100 * bound:.2g}%){closest}")
-    left = (f"; {len(unknown)} of the {searched} allocations not yet shown unfair"
+    left = (f"; {len(unknown)} of the {searched} {noun}s not yet shown unfair"
             + (" (not confirmed)" if not set(unknown) & set(open_) else ""))
     if open_:
         need = min(v for v in open_.values() if v) if any(open_.values()) else None
         return ("none confirmed fair yet; inconclusive" +
                 (f": {need:,} fresh games would settle the closest with 80% power"
                  if need else "") + left + closest)
-    return "none of the confirmed allocations is fair" + left + closest
+    return f"none of the confirmed {noun}s is fair" + left + closest
 
 
 def best_of(race: Race, k: int) -> list[str]:

@@ -32,17 +32,18 @@ def engine_players(spec: FairSpec, threads: int | None = None) -> Callable:
 def confirm_list(spec: FairSpec, players: int, races: dict,
                  style: Style | None = None) -> list[tuple[int, ...]]:
     """The allocations to confirm for ``players`` in ``style``, then the rules' allocation,
-    each once, in the order first met: every style's ``spec.confirm`` fairest that its race
-    kept (the same list for every style, so that each is judged in each); or, with
-    ``confirm_all``, every allocation ``style``'s race has not shown unfair."""
+    each once, in the order first met: every racing style's ``spec.confirm`` fairest that its
+    race kept (the same list for every style, so that each is judged in each); or, with
+    ``confirm_all``, every allocation ``style``'s race has not shown unfair. A style that does
+    not race (``Style.race``) confirms the first list whatever ``confirm_all`` says."""
     out: list[tuple[int, ...]] = []
-    if spec.confirm_all and style is not None:
+    if spec.confirm_all and style is not None and style.race:
         r = races[players, style]
         for c in r.ranked():
             if r.tallies[c].interval(spec.alpha, r.look)[0] <= spec.tolerance:
                 out.append(r.boats[c])
     else:
-        for st in spec.styles:
+        for st in spec.racing:
             r = races[players, st]
             for c in best_of(r, spec.confirm):
                 if c not in {candidate_label(x) for x in out}:
@@ -63,11 +64,11 @@ def run_search(spec: FairSpec, out, *, threads: int | None = None, force_new: bo
     make = make_player or engine_players(spec, threads)
     w = watching(watch)
     races, confs = {}, {}
-    played = 0
+    played = counted = 0
     with SearchFolder(out, spec, force_new) as f:
         for players in spec.players:
             allocations = spec.candidates(players)
-            for style in spec.styles:
+            for style in spec.racing:
                 player = make(players, style, spec.seed)
                 r = race(allocations, player, spec.sizes(style), alpha=spec.alpha,
                          chunk=spec.chunk, budget=spec.budget,
@@ -76,20 +77,22 @@ def run_search(spec: FairSpec, out, *, threads: int | None = None, force_new: bo
                          watch=under(w, f"{players} players, {style.label}"))
                 races[players, style] = r
                 played += r.games_played
+                counted += r.games_counted
             for style in spec.styles:
                 player = make(players, style, spec.confirm_seed())
                 c = confirm(confirm_list(spec, players, races, style), player,
-                            spec.confirm_sizes(), chunk=spec.chunk,
+                            spec.confirm_sizes(style), chunk=spec.chunk,
                             settled=settles(spec.tolerance, spec.alpha),
                             state=f.state("confirm", players, style.key),
                             save=f.saver("confirm", players, style.key),
                             watch=under(w, f"{players} players, {style.label}"))
                 confs[players, style] = c
                 played += c.games_played
+                counted += c.games_counted
         total = sum(t.n * t.rotations for x in (*races.values(), *confs.values())
                     for t in x.tallies.values())
-        search = Search(spec, races, confs, played, total - played,
-                        time.perf_counter() - started)
+        search = Search(spec, races, confs, played, total - counted,
+                        time.perf_counter() - started, counted - played)
         f.write_tables({"fairest.csv": search.table(),
                         "confirmation.csv": search.confirm_table(),
                         "conclusions.csv": search.conclusions()})

@@ -47,6 +47,8 @@ class Race:
     screen: int
     stop: str = ""
     games_played: int = 0            # engine games this call played (not read back)
+    games_counted: int = 0           # games this call counted (a komi-blind style counts a
+    #                                  rule's bonuses on games it played once)
 
     @property
     def alive(self) -> list[str]:
@@ -132,7 +134,8 @@ def race(allocations: list[tuple[int, ...]], player, sizes: list[int], *, alpha:
                     continue
                 b = player.play(boats[c], first, count)
                 t.add(b.y, b.length, b.rescued)
-                out.games_played += count * player.rotations
+                out.games_played += played_by(b, count, player)
+                out.games_counted += count * player.rotations
                 spent += count * player.rotations
                 w.update(count * player.rotations)
                 keep()
@@ -161,6 +164,7 @@ class Confirmation:
     rounds: list[dict] = field(default_factory=list)
     settled: dict[str, int] = field(default_factory=dict)
     games_played: int = 0
+    games_counted: int = 0
 
     @property
     def family(self) -> int:
@@ -235,13 +239,20 @@ def confirm(allocations: list[tuple[int, ...]], player, sizes: list[int] | int, 
                     continue
                 b = player.play(boats[c], first, count)
                 t.add(b.y, b.length, b.rescued)
-                out.games_played += count * player.rotations
+                out.games_played += played_by(b, count, player)
+                out.games_counted += count * player.rotations
                 w.update(count * player.rotations)
                 keep()
         out.rounds.append({"round": r + 1, "games": n, "open": len(open_)})
         check(r, n, open_)
         keep(True)
     return out
+
+
+def played_by(b, count: int, player) -> int:
+    """The games the engine ran for block ``b``: fewer than its indices times rotations where a
+    komi-blind style counted a bonus on games it had already played (``EnginePlayer``)."""
+    return count * player.rotations if b.played is None else b.played
 
 
 def judged(t: Tally, tolerance: float, alpha: float, look: Look, fresh: bool) -> D.Decision:

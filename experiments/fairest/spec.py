@@ -88,22 +88,54 @@ class FairSpec:
         for k in ("name", "description", "source"):
             d.pop(k)
         d["styles"] = [list(s.lineup) + ([s.max_games] if s.max_games else [])
-                       for s in self.styles]
+                       + ([] if s.race else ["confirm only"]) for s in self.styles]
         for k, default in LATER_KEYS.items():
             if d[k] == default:
                 d.pop(k)
         return json.loads(json.dumps(d))
 
-    def confirm_sizes(self) -> list[int]:
+    def confirm_sizes(self, style: Style | None = None) -> list[int]:
         """Fresh games per allocation after each round of the confirmation: one round of
-        ``confirm_games``, or doubling from there up to ``settle``."""
+        ``confirm_games``, or doubling from there up to ``settle``; a confirm-only style's
+        rounds stop at its ``max_games`` (the same fresh indices, fewer of them)."""
         if not self.settle:
-            return [self.confirm_games]
-        out, n = [], self.confirm_games
-        while n < self.settle:
-            out.append(n)
-            n *= 2
-        return out + [self.settle]
+            out = [self.confirm_games]
+        else:
+            out, n = [], self.confirm_games
+            while n < self.settle:
+                out.append(n)
+                n *= 2
+            out.append(self.settle)
+        cap = style.max_games if style is not None and not style.race else None
+        if cap:
+            out = [n for n in out if n < cap] + [cap]
+        return out
+
+    def engine_games(self, players: int, style: Style) -> int:
+        """How many of the candidates' games the engine plays per game index and seating:
+        every candidate, or for a komi-blind style in a rule space, each boat list and setup
+        order once (its bonuses are counted on those games)."""
+        cands = self.candidates(players)
+        if self.space in SPACES or not style.komi_blind:
+            return len(cands)
+        return len({(c.boats, c.order) for c in cands})
+
+    @property
+    def claim(self) -> str:
+        """The claim the search judges (docs/claims.md): B3, a fairer boat allocation exists;
+        B4, a fair rule exists among boats, komi and setup order."""
+        return "B3" if self.space in SPACES else "B4"
+
+    @property
+    def what(self) -> str:
+        """The space in words: ``monotone boat allocations``, ``rules of boats=...``."""
+        return (f"{self.space} boat allocations" if self.space in SPACES else
+                f"rules of {self.space}")
+
+    @property
+    def racing(self) -> tuple[Style, ...]:
+        """The styles that race the space (the others only confirm)."""
+        return tuple(s for s in self.styles if s.race)
 
     def candidates(self, players: int) -> list:
         """The boat lists of a boat space (``monotone``, ``all``), or the ``Rule``s of a
@@ -115,14 +147,15 @@ class FairSpec:
 
 STYLE_WORDS = ("each style is a strategy name (self-play), {strategy = NAME} or {rotate = "
                "[NAMES]} (a mixed table in every rotation), the last two optionally with "
-               "max_games = N (that style's own cap)")
+               "max_games = N (that style's own cap) and race = false (it only confirms "
+               "what the racing styles found)")
 
 
 def _style(v, bad) -> Style:
     cap = None
     if isinstance(v, str) and v:
         lineup = (v,)
-    elif isinstance(v, dict) and set(v) <= {"strategy", "rotate", "max_games"} and \
+    elif isinstance(v, dict) and set(v) <= {"strategy", "rotate", "max_games", "race"} and \
             len(set(v) & {"strategy", "rotate"}) == 1:
         if "strategy" in v and isinstance(v["strategy"], str) and v["strategy"]:
             lineup = (v["strategy"],)
@@ -134,10 +167,14 @@ def _style(v, bad) -> Style:
         cap = v.get("max_games")
         if cap is not None and (not _is_int(cap) or not 2 <= cap <= MAX_INDEX):
             bad("styles", f"max_games must be a whole number 2 or more, got {cap!r}")
+        races = v.get("race", True)
+        if not isinstance(races, bool):
+            bad("styles", f"race must be true or false, got {races!r}")
     else:
         bad("styles", f"{STYLE_WORDS}, got {v!r}")
     try:
-        return Style(tuple(canonical_strategy(x) for x in lineup), cap)
+        return Style(tuple(canonical_strategy(x) for x in lineup), cap,
+                     v.get("race", True) if isinstance(v, dict) else True)
     except SettingsError as e:
         bad("styles", str(e))
 
@@ -182,6 +219,9 @@ def build(data: dict, source: str = "command line", text: str = "") -> FairSpec:
     styles = tuple(s if isinstance(s, Style) else _style(s, bad) for s in styles)
     if len({s.lineup for s in styles}) != len(styles):
         bad("fairest.styles", "names one style twice")
+    if not any(s.race for s in styles):
+        bad("fairest.styles", "needs at least one style that races (race = false only "
+                              "confirms what the racing styles found)")
     try:
         parse_space(str(v["space"])) if isinstance(v["space"], str) else parse_space("")
     except ValueError as e:
@@ -195,7 +235,7 @@ def build(data: dict, source: str = "command line", text: str = "") -> FairSpec:
     whole("confirm", 1, 1000)
     whole("confirm_games", 2)
     whole("chunk", 1, 10_000_000)
-    for cap in [v["max_games"]] + [s.max_games for s in styles if s.max_games]:
+    for cap in [v["max_games"]] + [s.max_games for s in styles if s.max_games and s.race]:
         if cap < v["screen"]:
             bad("fairest.max_games", f"must be at least screen ({v['screen']:,}), got "
                                      f"{cap:,}")
@@ -224,8 +264,8 @@ def build(data: dict, source: str = "command line", text: str = "") -> FairSpec:
                     confirm_all=v["confirm_all"], settle=v["settle"], source=source)
     if spec.budget is not None:
         for n in spec.players:
-            for style in spec.styles:
-                screen = len(spec.candidates(n)) * spec.screen * len(style.seatings(n))
+            for style in spec.racing:
+                screen = spec.engine_games(n, style) * spec.screen * len(style.seatings(n))
                 if spec.budget < screen:
                     bad("fairest.budget", f"{spec.budget:,} games cannot screen the "
                                           f"{len(spec.candidates(n)):,} allocations of {n} "
@@ -280,4 +320,6 @@ def _style_value(s: Style):
     v = {"strategy": s.lineup[0]} if not s.mixed else {"rotate": list(s.lineup)}
     if s.max_games:
         v["max_games"] = s.max_games
-    return v if s.max_games or s.mixed else s.lineup[0]
+    if not s.race:
+        v["race"] = False
+    return v if s.max_games or s.mixed or not s.race else s.lineup[0]

@@ -152,12 +152,15 @@ def screen(blocks, grid) -> dict[str, KomiSums]:
     return out
 
 
-def run_blocks(path, games: int | None = None):
+def run_blocks(path, games: int | None = None, labels=None):
     """A run folder's games as ``SettingData`` blocks, setting by setting, chunk file by chunk
     file, at most ``ROWS`` games at a time (only the key columns are read): what ``screen``
-    needs, in memory flat in the number of games. ``games``: the first ``games`` of each."""
+    needs, in memory flat in the number of games. ``games``: the first ``games`` of each;
+    ``labels``: only these settings."""
     files, _ = finished_chunks(path, games)
     for label, paths in files.items():
+        if labels is not None and label not in labels:
+            continue
         probe = None
         for chunk in paths:
             pf = pq.ParquetFile(chunk)

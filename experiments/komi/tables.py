@@ -22,7 +22,10 @@ import numpy as np
 import pandas as pd
 
 from ..tables.moments import ALPHA, wilson
+from . import screen as KS
 from .screen import KomiSums, vector_label
+
+SEAT_COUNTS = (3, 4, 5, 6)             # 2 players hold four seats (B4.5)
 
 
 def own_bonus_grid(seats: int, top: float = 3.0, step: float = 0.5) -> tuple[np.ndarray, list]:
@@ -88,6 +91,33 @@ def fair_bonus(table: pd.DataFrame, players: int) -> pd.DataFrame:
         out.append({**row, "bonus": _crossing(b, share, fair), "low": float(low),
                     "high": float(high), "reached": True, "side": ""})
     return pd.DataFrame(out)
+
+
+def run_komi(path, top: float = 3.0, step: float = 0.5, games: int | None = None,
+             labels=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The komi tables of a run folder: ``(table, fair)`` as ``komi_table`` and ``fair_bonus``
+    give them for every setting (``labels``: only these), each with ``exact`` (every seat
+    komi-blind: the screen equals games played with the bonus). The run is read chunk by
+    chunk, in memory flat in the games (``screen.run_blocks``); ``games``: the first of each
+    setting."""
+    grids = {seats: own_bonus_grid(seats, top, step) for seats in SEAT_COUNTS}
+    sums = KS.screen(KS.run_blocks(path, games, labels), lambda seats: grids[seats][0])
+    tables, fair = [], []
+    for s in sums.values():
+        t = komi_table(s, grids[s.probe.seats][1])
+        t["exact"] = KS.komi_blind(s.probe.factors.get("strategies") or ())
+        # the setting's own levers: its table's bonus is on top of any the setting had
+        t["levers"] = bool(s.probe.factors.get("komi")) or tuple(
+            s.probe.factors.get("setup_order") or ("forward", "forward")) != ("forward",
+                                                                              "forward")
+        tables.append(t)
+        f = fair_bonus(t, s.players)
+        f["exact"], f["levers"] = t["exact"].iloc[0], t["levers"].iloc[0]
+        fair.append(f)
+
+    def cat(parts):
+        return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+    return cat(tables), cat(fair)
 
 
 def _crossing(b: np.ndarray, share: np.ndarray, fair: float) -> float:

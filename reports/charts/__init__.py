@@ -17,8 +17,8 @@ interval), for a report to save as CSV behind the chart. ``save(figure, stem)`` 
   (forest plot of "A vs B" rows).
 * ``skill``: ``skill_trace`` (seat shares against the skill level of self-play),
   ``skill_strength`` (seat 1's excess against the level's measured strength).
-* ``komi``: ``komi_curves`` (each seat's win share against its own score bonus, and its fair
-  bonus; ``survive_sim.Run.komi``'s tables).
+* ``komi``: ``komi_curves``, ``komi_panels`` (each seat's win share against its own score
+  bonus, and its fair bonus; ``survive_sim.Run.komi``'s tables, a report's komi section).
 * ``data``: ``settings_table``, ``describe_setting``, ``setting_titles``, ``setting_names``,
   ``select``, ``seat_label``.
 * ``style``: the Okabe-Ito palette, fonts, ``save``.
@@ -47,7 +47,7 @@ from reports.charts.game import (
                                  rescued_per_game,
                                  turn_capped,
 )
-from reports.charts.komi import komi_curves
+from reports.charts.komi import komi_curves, komi_panels
 from reports.charts.seats import seat_score_rescued, seat_win_share
 from reports.charts.skill import skill_strength, skill_trace
 from reports.charts.style import OKABE_ITO, caption_of, save, title_of
@@ -62,6 +62,7 @@ __all__ = [
                                  "turns_per_seat",
                                  "caption_of",
                                  "komi_curves",
+                                 "komi_panels",
                                  "describe_setting",
                                  "end_reasons",
                                  "game_length",

@@ -94,3 +94,9 @@ def komi_curves(table: pd.DataFrame, fair: pd.DataFrame, settings=None, titles=N
         f"the games cannot tell from fair for that seat (per seat, no correction across "
         f"seats). For these bots, not people.", handles, legend_title=None)
     return fig, pd.DataFrame(tidy)
+
+
+def komi_panels(tables, settings=None, titles=None):
+    """``komi_curves`` of ``tables`` = ``(table, fair)`` (``experiments.komi.tables.run_komi``):
+    the form a report's chart job takes (``reports.render``: the tables first)."""
+    return komi_curves(tables[0], tables[1], settings, titles)

@@ -54,9 +54,11 @@ def play(source, out: str | None, values: dict, threads, force_new: bool, no_pro
         raise click.ClickException(f"could not write {out}: {e.strerror or e}")
     s = result.search
     click.echo(f"search {spec.name}: {s.games_played:,} games played in "
-               f"{s.seconds:,.0f} s" + (f", {s.games_read_back:,} read back from its "
-                                       f"folder (an earlier run's)" if s.games_read_back
-                                       else ""))
+               f"{s.seconds:,.0f} s" + (f", {s.games_reused:,} more counted under another "
+                                       f"bonus on games already played (komi-blind styles)"
+                                       if s.games_reused else "")
+               + (f", {s.games_read_back:,} read back from its folder (an earlier run's)"
+                  if s.games_read_back else ""))
     click.echo(f"report: {page} (also index.md; fairest.csv, confirmation.csv and "
                f"conclusions.csv in {out})")
     click.echo(conclusions_text(result.conclusions))

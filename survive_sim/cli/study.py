@@ -22,9 +22,9 @@ def _listing(name: str, path) -> str:
         from survive_sim.fair import fair_spec
         f = fair_spec(path)
         styles = "; ".join(s.label for s in f.styles)
-        return (f"{f.description} (a search of {f.space} boat allocations at "
+        return (f"{f.description} (a search of {f.what} at "
                 f"{', '.join(map(str, f.players))} players for {len(f.styles)} styles: "
-                f"{styles}; claim B3; {path.name})")
+                f"{styles}; claim {f.claim}; {path.name})")
     from survive_sim.runs import spec
     s = spec(name)
     return (f"{s.description} ({len(s.points)} settings x {s.games:,} games; claims "
