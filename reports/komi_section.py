@@ -5,8 +5,9 @@ win share against a score bonus of its own, and the fair bonus where the share c
 They are read from the run's stored scores and tie-break keys (``experiments.komi``), which is
 exact for strategies that never read the score (every heuristic rung): no game is played. A
 second pass over the run, chunk by chunk in flat memory, and only over the settings shown.
-Settings whose strategies read the score (the search rung, a plug-in), that already move a
-lever (a bonus, a setup order), or that play a variant are left out and the section says so.
+Settings whose strategies read the score (the search rung, a plug-in), mixed tables, settings
+that already move a lever (a bonus, a setup order) and variants are left out, as the section
+says.
 """
 from __future__ import annotations
 
@@ -25,12 +26,14 @@ TOP, STEP = 3.0, 0.5           # each seat's own bonus from -3 to +3 points in h
 
 def shown_settings(meta: pd.DataFrame) -> dict[str, list[str]]:
     """The settings the section reads, by style: the base game (no challenge, expansion or
-    house rule) under the rules' boats, every seat komi-blind; in player-count order."""
+    house rule) under the rules' boats, self-play of a komi-blind strategy; in player-count
+    order. (A mixed table's seats change players from rotation to rotation: a seat's own
+    bonus there is no one player's question, so mixed tables are left out.)"""
     out: dict[str, list[str]] = {}
     rows = meta[(meta["allocation"] == "rules") & (meta["variant"] == "base")
                 & (meta["flags"].fillna("") == "")]
     for label, row in rows.sort_values("players", kind="stable").iterrows():
-        if komi_blind(row["strategies"]):
+        if len(set(row["strategies"])) == 1 and komi_blind(row["strategies"]):
             out.setdefault(row["strategies_text"], []).append(label)
     return out
 
@@ -100,9 +103,10 @@ def section(run_path, meta: pd.DataFrame, games: int | None, pool=None, log=None
         "Read from the stored scores and tie-break keys of the games played without a bonus "
         "(the komi screen, `experiments.komi`): exact for these strategies, which never read "
         "the score, so no game was played for it; a test checks it against games played with "
-        "the bonus. The base game under the rules' boats only; a strategy that reads the "
-        "score (the search rung) needs games played with the bonus "
-        "(`survive-sim fairest --space komi=...`).",
+        "the bonus. The base game under the rules' boats in self-play only: a mixed table's "
+        "seats change players between rotations, and a strategy that reads the score (the "
+        "search rung) needs games played with the bonus (`survive-sim fairest --space "
+        "komi=...`).",
         ("Every seat reaches fairness within the range." if not len(never) else
          f"{len(never)} seat(s) never reach fairness within ±{TOP:g} points: a bonus in that "
          f"range does not bring them to 1/N (the table says on which side they stay)."),

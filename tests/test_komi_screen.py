@@ -3,7 +3,10 @@ reads from games played without a bonus equal, game for game, those of the same 
 *with* the bonus (RULES.md C1.3) -- from a table and from a run folder read chunk by chunk."""
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
+import pandas as pd
 import pytest
 from support.cli_harness import invoke
 
@@ -397,3 +400,64 @@ def test_bad_confirm_only_styles_are_named(styles, needle):
     from experiments.sweeps.spec import SpecError
     with pytest.raises(SpecError, match=needle):
         build({"fairest": {"players": [5], "styles": styles}})
+
+
+# --------------------------------------------------------------- the fair bonus's interval
+def _coverage(curve, n: int, players: int, reps: int, seed: int):
+    """Simulated komi lines whose truth is known: game i's seat first wins at grid bonus k with
+    probability ``curve[k] - curve[k - 1]`` (so the seat's wins grow with its bonus, game by
+    game, as a bonus only adds wins), ``n`` games a line, ``reps`` lines. Returns the true
+    crossing (straight lines between grid points, as the estimate; -inf below the range) and
+    each line's ``fair_bonus`` row."""
+    from experiments.komi.tables import fair_bonus
+    from experiments.tables.moments import wilson
+    rng = np.random.default_rng(seed)
+    b = np.arange(-3.0, 3.01, 0.5)
+    curve = np.asarray(curve, float)
+    first = np.diff(np.concatenate([[0.0], curve, [1.0]]))
+    wins = np.cumsum(rng.multinomial(n, first, size=reps)[:, :-1], axis=1)
+    lo, hi = wilson(wins, n)
+    table = pd.DataFrame({"setting": np.repeat(np.arange(reps), len(b)).astype(str),
+                          "seat": 0, "bonus": np.tile(b, reps), "share": (wins / n).ravel(),
+                          "low": lo.ravel(), "high": hi.ravel(), "n": n})
+    fair = 1 / players
+    above = np.flatnonzero(curve >= fair)
+    if not len(above):
+        truth = np.inf
+    elif above[0] == 0:
+        truth = -np.inf if curve[0] > fair else b[0]
+    else:
+        i = above[0]
+        truth = b[i - 1] + (fair - curve[i - 1]) * 0.5 / (curve[i] - curve[i - 1])
+    return truth, fair_bonus(table, players)
+
+
+CURVES = {   # a seat's true win share at each own bonus -3 .. +3 (5 players: 1/N = 0.2)
+    "smooth": np.linspace(0.08, 0.40, 13),
+    "a half point jumps past 1/N": np.r_[np.linspace(0.07, 0.17, 7), np.linspace(0.235, 0.4, 6)],
+    "1/N at a grid point": np.r_[np.linspace(0.10, 0.20, 7), np.linspace(0.23, 0.4, 6)],
+    "just inside the range": np.r_[0.195, np.linspace(0.21, 0.4, 12)],
+    "never within the range": np.linspace(0.23, 0.45, 13),
+    "never, from below": np.linspace(0.02, 0.17, 13),
+}
+
+
+@pytest.mark.parametrize("n", [100, 20000])
+@pytest.mark.parametrize("curve", list(CURVES))
+def test_the_fair_bonus_interval_holds_the_true_crossing_at_least_95_percent(curve, n):
+    """Calibration by simulation where the truth is known (issue 41): at small and large n, on
+    a smooth line, one that jumps past 1/N between two half points, one that meets 1/N at a
+    grid point, one that crosses just inside the range and one that never does, the interval
+    (or "never fair" and its side) is wrong at most 5% of the time (+ Monte Carlo error)."""
+    reps = 1000
+    truth, f = _coverage(CURVES[curve], n, 5, reps, seed=zlib.crc32(f"{curve}{n}".encode()))
+    reached = f["reached"].to_numpy(bool)
+    if np.isinf(truth):                # the true share never crosses within the range
+        side = "above" if truth < 0 else "below"
+        right = (~reached & (f["side"] == side)) | (reached & (f["low"] == -np.inf)
+                                                    if truth < 0 else f["high"] == np.inf)
+    else:
+        right = reached & (f["low"] <= truth) & (truth <= f["high"])
+    wrong = 1 - right.mean()
+    print(f"{curve}, n = {n}: wrong {wrong:.3f}")
+    assert wrong <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps), (curve, n, wrong)

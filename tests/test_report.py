@@ -259,3 +259,18 @@ def test_the_report_has_komi_tables_of_the_base_game(built):
         table["share"].round(12).tolist()
     view = pd.read_csv(root / "report" / "tables" / "komi_fair.csv")
     assert len(view) == len(fair) and set(view["n"].astype(str).str.replace(",", "")) == {"240"}
+
+
+def test_the_komi_section_reads_self_play_of_komi_blind_strategies_in_the_base_game():
+    from reports.komi_section import shown_settings
+    meta = pd.DataFrame([
+        ("a", 5, "rules", "base", "", ("greedy",) * 5, "greedy"),
+        ("b", 5, "flat", "base", "", ("greedy",) * 5, "greedy"),
+        ("c", 5, "rules", "Challenge 3", "", ("greedy",) * 5, "greedy"),
+        ("d", 5, "rules", "base", "turn cap 100", ("greedy",) * 5, "greedy"),
+        ("e", 4, "rules", "base", "", ("greedy", "racer") * 2, "mixed"),
+        ("f", 5, "rules", "base", "", ("search256:budget=4",) * 5, "search256:budget=4"),
+        ("g", 4, "rules", "base", "", ("greedy",) * 4, "greedy"),
+    ], columns=["setting", "players", "allocation", "variant", "flags", "strategies",
+                "strategies_text"]).set_index("setting")
+    assert shown_settings(meta) == {"greedy": ["g", "a"]}

@@ -77,6 +77,33 @@ def test_a_sweep_killed_with_sigkill_resumes_to_the_uninterrupted_table(uninterr
 
 
 @pytest.mark.slow
+def test_a_komi_and_setup_order_grid_killed_with_sigkill_resumes_to_the_uninterrupted_table(
+        tmp_path):
+    """Issue 41: the levers' settings (RULES.md C1, C2) in a sweep's grid are part of each
+    setting and its games; killed mid-run, the sweep resumes to the uninterrupted table."""
+    levers = ["--players", "5", "--strategies", "random", "--komi", "none",
+              "--komi", "0,0,0.5,1,1", "--setup-order", "forward", "--setup-order", "snake",
+              "--seed", "7", "--chunk", "250", "--games", 3000]
+    whole = tmp_path / "whole"
+    r = invoke("sweep", *levers, "--out", whole, "--no-progress")
+    assert r.exit_code == 0, r.stderr
+    out = tmp_path / "run"
+    proc = start("sweep", *levers, "--out", out, "--no-progress")
+    wait_for_chunks(out, 8, proc)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=60)
+    part, _ = load_run(out)
+    assert 0 < len(part) < len(load_run(whole)[0])
+    done = start("sweep", *levers, "--out", out, "--no-progress")
+    _, stderr = done.communicate(timeout=600)
+    assert done.returncode == 0, stderr
+    table = load_run(out)[0]
+    pd.testing.assert_frame_equal(table, load_run(whole)[0])
+    assert table["setting"].nunique() == 4
+    assert {"komi_0", "komi_4"} <= set(pd.read_parquet(out).columns)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_ctrl_c_and_sigterm_stop_after_the_chunk_in_flight(uninterrupted, tmp_path, sig, code):
     out = tmp_path / "run"
