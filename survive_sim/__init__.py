@@ -25,6 +25,7 @@ layers. In a notebook::
   table for the same seed, blind to hidden information) run on a plug-in file;
   ``tournament`` -- strategies ranked, stopped by an SPRT; ``tune`` -- a strategy's
   parameters searched with CMA-ES;
+* ``komi_confirm`` -- a score bonus played, beside the komi screen's reading of the same games;
 * ``replay`` -> a log; ``read_log``, ``check`` (the referee), ``draw``, ``view`` (its page);
 * ``bench``, ``bench_sweep``, ``bench_search``, ``bench_search_games`` -- games per second,
   what a sweep costs beyond its games, and the search rung's iterations per second and cost
@@ -42,7 +43,8 @@ from typing import TYPE_CHECKING
 
 __all__ = ["CHARTS", "Fairest", "Run", "Settings", "Study", "bench", "bench_search",
            "bench_search_games", "bench_sweep", "check",
-           "check_strategy", "draw", "fair_spec", "fairest", "fairest_plan", "read_log",
+           "check_strategy", "draw", "fair_spec", "fairest", "fairest_plan", "komi_confirm",
+           "read_log",
            "read_table", "replay", "settings", "simulate", "simulate_chunks", "spec",
            "strategies", "studies", "study", "study_plan", "summary", "sweep", "tournament",
            "tune", "view"]
@@ -50,7 +52,8 @@ __all__ = ["CHARTS", "Fairest", "Run", "Settings", "Study", "bench", "bench_sear
 if TYPE_CHECKING:                                   # for type checkers and editors
     from .api import (CHARTS, Fairest, Run, Settings, Study, bench, bench_search,
                       bench_search_games, bench_sweep, check,
-                      check_strategy, draw, fair_spec, fairest, fairest_plan, read_log,
+                      check_strategy, draw, fair_spec, fairest, fairest_plan, komi_confirm,
+                      read_log,
                       read_table, replay, settings, simulate, simulate_chunks, spec, strategies,
                       studies, study, study_plan, summary, sweep, tournament, tune, view)
 

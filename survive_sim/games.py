@@ -15,6 +15,7 @@ import pandas as pd
 from play.record import game_log
 from play.settings import (Settings, SettingsError, parse_boats, parse_challenges, parse_komi,
                            parse_setup_order, parse_strategies)
+from experiments.komi.confirm import confirm as confirm_by_play
 from play.simulate import iter_frames, numba_threads
 from strategies.plugins import load_plugins
 
@@ -131,6 +132,27 @@ def _chunks(st: Settings, games: int, seed: int, first: int, threads: int | None
             chunk: int) -> Iterator[pd.DataFrame]:
     with numba_threads(threads):
         yield from iter_frames(st, games, seed, first=first, threads=threads, chunk=chunk)
+
+
+def komi_confirm(games: int, *, seed: int = 0, players: int = 4,
+                 strategies: str | Sequence[str] = "random",
+                 boats: str | Sequence[int] = "rules", challenges: str | Sequence[int] = (),
+                 first: int = 0, threads: int | None = None,
+                 plugins: Sequence[str | os.PathLike] = (), settings: Settings | None = None,
+                 **rules) -> pd.DataFrame:
+    """A score bonus (``komi=``, RULES.md C1) confirmed by play: games ``first .. first +
+    games - 1`` of ``seed`` played *with* the bonus and again without it, on the same indices.
+    One row per player: ``played`` (the share when the strategies see the bonus), ``screened``
+    (the komi screen's: the bonus-free games counted with it) with their intervals, and
+    ``difference`` = played - screened with its paired interval, and ``n``. Exactly zero for a
+    komi-blind strategy (every heuristic rung); the search rung may react to the bonus.
+    Chunk by chunk: memory is flat in ``games``."""
+    st = _settings(settings, players, strategies, boats, challenges, plugins, rules)
+    if not st.komi:
+        raise checks.ArgumentError("komi_confirm needs a score bonus: give komi=\"0,0,0.5,1\" "
+                                   "(or settings with one)", "komi")
+    games, seed, first, threads, _ = _run(games, seed, first, threads, 1)
+    return confirm_by_play(st, games, seed, first=first, threads=threads)
 
 
 # ---------------------------------------------------------------------------- one game

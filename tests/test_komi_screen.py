@@ -461,3 +461,15 @@ def test_the_fair_bonus_interval_holds_the_true_crossing_at_least_95_percent(cur
     wrong = 1 - right.mean()
     print(f"{curve}, n = {n}: wrong {wrong:.3f}")
     assert wrong <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps), (curve, n, wrong)
+
+
+def test_the_api_confirms_a_bonus_by_play_and_refuses_none():
+    """``ss.komi_confirm``: played and screened shares on the same indices, their paired
+    difference exactly zero for a komi-blind strategy; no bonus is one line."""
+    import survive_sim as ss
+    t = ss.komi_confirm(60, players=5, strategies="careful", komi="0,0,0.5,0.5,1", seed=2)
+    assert list(t["komi"]) == [0, 0, 0.5, 0.5, 1] and set(t["n"]) == {60}
+    assert (t["difference"] == 0).all() and (t["played"] == t["screened"]).all()
+    assert (t["played_low"] <= t["played"]).all() and abs(t["played"].sum() - 1) < 1e-9
+    with pytest.raises(ValueError, match="needs a score bonus"):
+        ss.komi_confirm(10, players=5)
