@@ -339,6 +339,12 @@ def _method(search: Search) -> list[str]:
         f"(Bonferroni over the S styles). 'Fair within ±X' beside each {w} is the "
         f"smallest tolerance its interval passes. The styles are bots of this package: none "
         f"of it is a claim about people.",
+        *[f"**A style that only confirms.** {st.label} plays no race (too slow to race the "
+          f"space): it confirms each racing style's {spec.confirm} fairest and the rules' "
+          f"{'own setup' if w == 'rule' else 'boats'} on at most "
+          f"{spec.confirm_sizes(st)[-1]:,} fresh game indices each, judged as the others, and "
+          f"its verdicts join the answer across the styles." for st in spec.styles
+          if not st.race],
         "**Measures beside the gap.** Chi-square: Pearson's statistic of the tie-split wins "
         "against 1/N each (descriptive: ties and rotations make the games no multinomial "
         "sample). Ludii balance: 1 − (largest seat share − smallest).",

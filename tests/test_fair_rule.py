@@ -51,3 +51,4 @@ def test_the_study_plays_small_end_to_end_with_a_style_that_only_confirms(tmp_pa
     assert s.games_reused > 0                   # random is komi-blind: bonuses on shared games
     page = result.report().read_text()
     assert "The fairest rule" in page and "Every rule" in page
+    assert "A style that only confirms" in page and "allocation" not in page.split("Method")[-1]
