@@ -106,12 +106,15 @@ def confirmation_chart(search: Search, players: int):
     per style; the tolerance band shaded. Returns ``(figure, table)``."""
     conf = search.confirm_table()
     conf = conf[conf["players"] == players]
-    allocs = list(dict.fromkeys(conf["allocation"]))
+    every = list(dict.fromkeys(conf["allocation"]))
+    allocs = _panels(conf, every)
     w = search.noun
     styles = list(dict.fromkeys(conf["style"]))
     cols = min(3, len(allocs))
     rows = -(-len(allocs) // cols)
-    c = style.Chart(4.0 * cols + 0.5, 2.6 * rows)
+    # a rule's label is long: its title takes two lines, the label and the count
+    two = any(len(a) > 24 for a in allocs)
+    c = style.Chart(4.0 * cols + 0.5, (2.95 if two else 2.6) * rows)
     axes = c.body.subplots(rows, cols, squeeze=False, sharey=True).ravel()
     tol = 100 * search.spec.tolerance
     handles = {}
@@ -135,8 +138,8 @@ def confirmation_chart(search: Search, players: int):
         fair = sum(v == FAIR for v in verdicts.values())
         named = part["named"].iloc[0]
         ax.set_title(f"{alloc}" + (f" ({named})" if named else "") +
-                     f": fair for {fair} of {len(verdicts)}", loc="left",
-                     fontsize=style.TICK_SIZE + 0.5)
+                     ("\n" if two else ": ") + f"fair for {fair} of {len(verdicts)}",
+                     loc="left", fontsize=style.TICK_SIZE + 0.5)
     for ax in axes[len(allocs):]:
         ax.set_visible(False)
     for ax in axes[::cols]:
@@ -159,9 +162,30 @@ def confirmation_chart(search: Search, players: int):
         f"{w}s confirmed in each style (Bonferroni). Shaded: the tolerance. "
         f"{_a(w).capitalize()} is fair for a style when every seat's bar lies inside it; a "
         f"style absent "
-        f"from a panel had already shown that {w} unfair in its race.", handles,
+        f"from a panel had already shown that {w} unfair in its race."
+        + ("" if len(allocs) == len(every) else
+           f" Shown: {len(allocs)} of the {len(every)} {w}s confirmed -- the {PANELS} "
+           f"confirmed in the most styles and, among those, with the farthest seat nearest "
+           f"1/N, and the rules' own; every one is in the table."), handles,
         "style")
     return fig, conf
+
+
+PANELS = 24                     # the most confirmed candidates a confirmation chart draws
+
+
+def _panels(conf: pd.DataFrame, every: list[str]) -> list[str]:
+    """The candidates the confirmation chart draws: all of them up to ``PANELS``; past that the
+    ``PANELS`` confirmed in the most styles (the others' races had shown them unfair) and,
+    among those, whose worst style's ``fair_within`` is smallest; and the rules' own (a named
+    one); in the table's order."""
+    if len(every) <= PANELS:
+        return every
+    g = conf.groupby("allocation").agg(styles=("style", "nunique"),
+                                       worst=("fair_within", "max"))
+    keep = set(g.sort_values(["styles", "worst"], ascending=[False, True]).index[:PANELS])
+    keep |= set(conf.loc[conf["named"].fillna("") != "", "allocation"])
+    return [a for a in every if a in keep]
 
 
 # ------------------------------------------------------------------ the page

@@ -473,3 +473,20 @@ def test_the_api_confirms_a_bonus_by_play_and_refuses_none():
     assert (t["played_low"] <= t["played"]).all() and abs(t["played"].sum() - 1) < 1e-9
     with pytest.raises(ValueError, match="needs a score bonus"):
         ss.komi_confirm(10, players=5)
+
+
+def test_a_confirmation_chart_of_many_rules_draws_the_closest_and_the_rules_own():
+    """Past ``PANELS`` confirmed candidates the chart draws those confirmed in the most styles,
+    nearest 1/N first, and the rules' own; the rest stay in its table."""
+    from reports.fairest import PANELS, _panels
+    rows = []
+    for i in range(40):
+        for st in ("a", "b") if i % 2 == 0 else ("a",):
+            rows.append({"allocation": f"r{i}", "style": st, "fair_within": 0.01 + i / 1000,
+                         "named": "rules" if i == 39 else ""})
+    conf = pd.DataFrame(rows)
+    every = list(dict.fromkeys(conf["allocation"]))
+    shown = _panels(conf, every)
+    assert len(shown) == PANELS + 1 and "r39" in shown
+    assert set(shown) - {"r39"} == {f"r{i}" for i in range(0, 40, 2)} | {"r1", "r3", "r5", "r7"}
+    assert _panels(conf.head(10), every[:6]) == every[:6]
