@@ -12,6 +12,7 @@ says.
 from __future__ import annotations
 
 import math
+import time
 
 import pandas as pd
 
@@ -66,13 +67,12 @@ def fair_view(fair: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
 
 
 def section(run_path, meta: pd.DataFrame, games: int | None, pool=None, log=None,
-            watch=None) -> tuple[page.Section | None, float]:
-    """The section and the seconds its read took; None where the run has no setting to show."""
-    import time
+            watch=None) -> page.Section | None:
+    """The section; None where the run has no setting to show."""
     chosen = shown_settings(meta)
     labels = [lab for labs in chosen.values() for lab in labs]
     if not labels:
-        return None, 0.0
+        return None
     t0 = time.perf_counter()
     if watch is not None:
         watch.begin(f"komi tables of {len(labels)} settings")
@@ -83,7 +83,7 @@ def section(run_path, meta: pd.DataFrame, games: int | None, pool=None, log=None
         chosen = {k: [x for x in v if x not in moved] for k, v in chosen.items()}
         chosen = {k: v for k, v in chosen.items() if v}
     if not len(table):
-        return None, time.perf_counter() - t0
+        return None
     jobs = [Chart(f"komi_{name_part(style)}", "komi_panels",
                   f"Each seat's win share against its own score bonus, {style}: the fair "
                   f"bonus where it crosses 1/N", args=(labs, _titles(meta, labs)))
@@ -119,4 +119,4 @@ def section(run_path, meta: pd.DataFrame, games: int | None, pool=None, log=None
                          max_rows=60),
               page.Table("komi", table.drop(columns=["levers"]),
                          "Every seat's share against its own bonus (tidy).", show=False)]
-    return page.Section("Komi tables", text, figures=figures, tables=tables), seconds
+    return page.Section("Komi tables", text, figures=figures, tables=tables)

@@ -441,7 +441,7 @@ def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, 
     if figures["skill"]:
         sections.append(page.Section("Seat balance across skill levels", sections_.skill_text(
             meta, tidy, study, claims), figures=figures["skill"]))
-    komi, _ = komi_section.section(run_path, meta, games, pool, lambda t: _say(log, t), w)
+    komi = komi_section.section(run_path, meta, games, pool, lambda t: _say(log, t), w)
     if komi is not None:
         sections.append(komi)
     ties = figures["ties"]

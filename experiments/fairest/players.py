@@ -118,7 +118,7 @@ class EnginePlayer:
         self.seatings = style.seatings(players)
         count, _ = explorers_per_colour(players, self.challenges)
         self.explorers = seats_for(players) * count      # explorers in play per game
-        self.blind = komi_blind(style.lineup)
+        self.blind = style.komi_blind
         self._rows: dict = {}                            # the last block's records, per game
         self._block = None                               # (first, count) they are of
         self._played = 0                                 # games the engine ran

@@ -36,10 +36,8 @@ def _lever_cols(players: int, candidate) -> dict:
     keep their columns."""
     if not isinstance(candidate, Rule):
         return {}
-    return {"boats": label(candidate.boats),
-            "komi": ",".join(f"{k:g}" for k in candidate.komi) or "none",
-            "order": "/".join(candidate.order) if candidate.order[0] != candidate.order[1]
-            else candidate.order[0], "changes": candidate.changes(players)}
+    return {"boats": label(candidate.boats), "komi": candidate.komi_text,
+            "order": candidate.order_text, "changes": candidate.changes(players)}
 
 
 @dataclass

@@ -80,11 +80,21 @@ class Rule:
         snake`` (``order reverse/snake``: explorers', boats')."""
         text = label(self.boats)
         if self.komi:
-            text += " komi " + ",".join(f"{k:g}" for k in self.komi)
+            text += " komi " + self.komi_text
         if self.order != FORWARD:
-            o = self.order
-            text += " order " + (o[0] if o[0] == o[1] else f"{o[0]}/{o[1]}")
+            text += " order " + self.order_text
         return text
+
+    @property
+    def komi_text(self) -> str:
+        """``0,0,0.5,1,1``, or ``none``."""
+        return ",".join(f"{k:g}" for k in self.komi) or "none"
+
+    @property
+    def order_text(self) -> str:
+        """``snake`` (both phases), or ``reverse/snake`` (explorers', boats')."""
+        o = self.order
+        return o[0] if o[0] == o[1] else f"{o[0]}/{o[1]}"
 
     def changes(self, players: int) -> int:
         """How many levers move away from the rules' own setup (boats, komi, setup order):
