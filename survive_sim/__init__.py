@@ -26,6 +26,7 @@ layers. In a notebook::
   ``tournament`` -- strategies ranked, stopped by an SPRT; ``tune`` -- a strategy's
   parameters searched with CMA-ES;
 * ``komi_confirm`` -- a score bonus played, beside the komi screen's reading of the same games;
+* ``env`` -- the game as a PettingZoo AEC environment, for learning agents (docs/env.md);
 * ``replay`` -> a log; ``read_log``, ``check`` (the referee), ``draw``, ``view`` (its page);
 * ``bench``, ``bench_sweep``, ``bench_search``, ``bench_search_games`` -- games per second,
   what a sweep costs beyond its games, and the search rung's iterations per second and cost
@@ -43,7 +44,8 @@ from typing import TYPE_CHECKING
 
 __all__ = ["CHARTS", "Fairest", "Run", "Settings", "Study", "bench", "bench_search",
            "bench_search_games", "bench_sweep", "check",
-           "check_strategy", "draw", "fair_spec", "fairest", "fairest_plan", "komi_confirm",
+           "check_strategy", "draw", "env", "fair_spec", "fairest", "fairest_plan",
+           "komi_confirm",
            "read_log",
            "read_table", "replay", "settings", "simulate", "simulate_chunks", "spec",
            "strategies", "studies", "study", "study_plan", "summary", "sweep", "tournament",
@@ -52,7 +54,7 @@ __all__ = ["CHARTS", "Fairest", "Run", "Settings", "Study", "bench", "bench_sear
 if TYPE_CHECKING:                                   # for type checkers and editors
     from .api import (CHARTS, Fairest, Run, Settings, Study, bench, bench_search,
                       bench_search_games, bench_sweep, check,
-                      check_strategy, draw, fair_spec, fairest, fairest_plan, komi_confirm,
+                      check_strategy, draw, env, fair_spec, fairest, fairest_plan, komi_confirm,
                       read_log,
                       read_table, replay, settings, simulate, simulate_chunks, spec, strategies,
                       studies, study, study_plan, summary, sweep, tournament, tune, view)

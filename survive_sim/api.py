@@ -15,7 +15,8 @@ The functions live in modules by concern, all re-exported here (and lazily by
 ``survive_sim``):
 
 * ``games``: ``settings``, ``simulate``, ``simulate_chunks``, ``replay``, ``komi_confirm``
-  (a score bonus played, beside the komi screen's reading);
+  (a score bonus played, beside the komi screen's reading), ``env`` (the game as a PettingZoo
+  environment);
 * ``tables``: ``read_table``, ``summary`` of a saved per-game table;
 * ``logs``: a saved replay log without the engine: ``read_log``, ``check`` (the referee),
   ``draw``, ``view`` (the viewer page);
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 from .checks import ArgumentError
 from .fair import Fairest, fair_spec, fairest, fairest_plan
-from .games import Settings, komi_confirm, replay, settings, simulate, simulate_chunks
+from .games import Settings, env, komi_confirm, replay, settings, simulate, simulate_chunks
 from .logs import check, draw, read_log, view
 from .ranking import check_strategy, strategies, tournament, tune
 from .runs import (CHARTS, SETTLE_CAP, Run, Study, spec, studies, study, study_folder,
@@ -44,7 +45,7 @@ from .tables import TableError, read_table, summary
 
 __all__ = ["CHARTS", "SETTLE_CAP", "ArgumentError", "Fairest", "Run", "Settings", "Study",
            "TableError", "bench", "bench_search", "bench_search_games", "bench_sweep", "check",
-           "check_strategy", "draw", "fair_spec", "komi_confirm",
+           "check_strategy", "draw", "env", "fair_spec", "komi_confirm",
            "fairest", "fairest_plan", "machine", "read_log", "read_table", "replay", "settings",
            "simulate", "simulate_chunks", "spec", "strategies", "studies", "study",
            "study_folder", "study_plan", "summary", "sweep", "tournament", "tune", "view"]

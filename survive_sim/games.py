@@ -166,3 +166,16 @@ def replay(seed: int, game: int, settings: Settings | None = None, **fields) -> 
     else:
         st = _settings(settings, 4, "random", "rules", (), (), fields)
     return game_log(st, seed, game)
+
+
+def env(**fields):
+    """The game as a PettingZoo AEC environment (docs/env.md): ``players`` and the settings'
+    other fields (``boats``, ``challenges``, ``komi``, ``setup_order``, ...; every seat is an
+    agent), order enforced. Needs the ``env`` extra (``pip install ".[env]"``)."""
+    try:
+        from .environment import env as make
+    except ModuleNotFoundError as e:
+        if e.name and e.name.split(".")[0] in ("pettingzoo", "gymnasium"):
+            raise ImportError('survive_sim.env needs PettingZoo: pip install ".[env]"') from None
+        raise
+    return make(**fields)
