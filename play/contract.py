@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -36,6 +37,8 @@ from simulator.state import (
     D_SINK,
     DECISION_NAMES,
     MAX_OPTS,
+    N_PLAYERS,
+    N_SEATS,
     OPT_W,
     PRIV,
     PRIV_W,
@@ -46,6 +49,7 @@ from strategies.api import SCRATCH_W
 from strategies.registry import all_strategies, param_row
 
 from .layout import R_BACKS, R_SEAT0, REC_GAME, REC_SEAT
+from .observation import colours_of, observe
 from .record import play_logged
 from .settings import Settings
 from .simulate import numba_threads, run_records
@@ -211,8 +215,15 @@ def decisions(S: np.ndarray, seat: int) -> list[tuple[int, np.ndarray, int]]:
 
 
 def answer(name: str, S: np.ndarray, seat: int, kind: int, opts: np.ndarray, n: int) -> int:
-    """Strategy ``name``'s answer in the position ``S``, called as the engine calls it."""
+    """Strategy ``name``'s answer in the position ``S``, called as the engine calls it (a
+    Python policy as the stepper calls it: with its player's observation)."""
     s = all_strategies()[name]
+    if s.policy is not None:
+        players, seats = int(S[N_PLAYERS]), int(S[N_SEATS])
+        player = seat % players
+        asked = SimpleNamespace(seat=seat, kind=kind, n=n, options=opts[:n])
+        obs, mask = observe(S, player, colours_of(player, players, seats), asked)
+        return int(s.policy(obs, mask, np.random.default_rng(12345 + seat)))
     pub = S[:PUB_SIZE]                 # views into S: what lies past them is S's hidden part
     mine = S[PRIV + seat * PRIV_W:PRIV + (seat + 1) * PRIV_W]
     rng = np.array([12345 + seat], np.uint64)

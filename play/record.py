@@ -61,7 +61,12 @@ def play_logged(settings: Settings, seed: int, game: int):
     ev = np.zeros((MAX_EVENTS, EV_W), np.int32)
     snaps = np.zeros((MAX_EVENTS, STATE_SIZE), np.int32)
     S = np.zeros(STATE_SIZE, np.int32)
-    n, err, kind, seat = engine_call(settings, E.replay_game, *engine_args(settings),
+    if settings.policy_seats:        # a Python policy: the game as the stepper played it
+        from .policy_games import scripted_engine_args
+        args = scripted_engine_args(settings, seed, game)
+    else:
+        args = engine_args(settings)
+    n, err, kind, seat = engine_call(settings, E.replay_game, *args,
                                      np.int64(seed), np.int64(game), ev, snaps, S,
                                      games=f"game {game}", seed=seed)
     if err:

@@ -340,6 +340,13 @@ class Settings:
         return tuple(fns)
 
     @property
+    def policy_seats(self) -> tuple[int, ...]:
+        """The seats a plug-in's Python ``POLICY`` plays: their games play through
+        ``play.stepper`` (``play.policy_games``), not the compiled engine."""
+        return tuple(seat for seat, spec in enumerate(self.strategies)
+                     if parse_spec(spec)[0].policy is not None)
+
+    @property
     def journal(self) -> bool:
         """A seat re-enters the game (``search``): the engine keeps the journal
         (``play.journal``)."""

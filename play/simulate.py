@@ -252,7 +252,11 @@ def engine_call(settings: Settings, fn, *args, games: str, seed: int):
 
 
 def run_records(settings: Settings, seed: int, first: int, count: int) -> np.ndarray:
-    """Raw int32 records of games ``first .. first+count-1``."""
+    """Raw int32 records of games ``first .. first+count-1``. A table with a Python policy
+    plays through the stepper (``play.policy_games``), one decision at a time."""
+    if settings.policy_seats:
+        from .policy_games import stepped_records    # imports this module's settings_vector
+        return stepped_records(settings, seed, first, count)
     out = np.empty((count, REC_W), np.int32)
     err = np.zeros((count, 3), np.int64)
     engine_call(settings, E.run_games, *engine_args(settings), np.int64(seed), np.int64(first),

@@ -110,6 +110,38 @@ def driver():
     return _DRIVE[0]
 
 
+_SCRIPT = np.zeros(1 << 15, np.int64)     # rows: a game asks a few hundred questions
+_SCRIPT_CTL = np.zeros(2, np.int64)        # rows written, next row
+_SCRIPT_FN = []
+
+
+def script_seat(rows) -> object:
+    """A seat function answering ``rows`` in order (every seat of one game shares it; -1 past
+    the end): the engine plays a stepped game again, e.g. with its event log. It reads
+    buffers at fixed addresses, so it is compiled in each process (about a second), like
+    ``experiments.capture``'s; one script at a time."""
+    rows = np.asarray(rows, np.int64)
+    if rows.shape[0] > _SCRIPT.shape[0]:
+        raise ValueError(f"a script of {rows.shape[0]} rows is longer than "
+                         f"{_SCRIPT.shape[0]}")
+    _SCRIPT[:rows.shape[0]] = rows
+    _SCRIPT_CTL[:] = (rows.shape[0], 0)
+    if not _SCRIPT_FN:
+        view = seat_call._view(types.int64, 1)
+        rows_at, ctl_at, size = _SCRIPT.ctypes.data, _SCRIPT_CTL.ctypes.data, _SCRIPT.shape[0]
+
+        def scripted(s_at, opts_at, w_at, rng_at, mem_at, seat, kind, n):
+            ctl = view(ctl_at, (2,))
+            script = view(rows_at, (size,))
+            c = ctl[1]
+            if c >= ctl[0]:
+                return np.int64(-1)
+            ctl[1] = c + 1
+            return script[c]
+        _SCRIPT_FN.append(njit(seat_call.signature())(scripted))
+    return _SCRIPT_FN[0]
+
+
 @hot
 def _start(S, st, rng, W, root, game):
     """Game ``game`` of root seed ``root`` up to its first clean point, as ``play_game``."""

@@ -73,6 +73,8 @@ def seat_functions(specs) -> tuple:
     fns = [_UNUSED[0]] * 6
     for seat, spec in enumerate(specs):
         s, _ = parse_spec(spec)
+        if s.policy is not None:
+            continue                # plays through ``play.stepper``, never the engine
         if s.plugin:
             fns[seat] = trampoline(s.choose)
         elif not in_switch(s):

@@ -6,6 +6,10 @@ several strategies as a list ``STRATEGIES`` of dicts with those keys. The engine
 of six such functions, one per seat, so only the plug-in compiles (under a cache folder named by
 the hash of its own source and the engine's, so an edit is always seen).
 
+Or it defines ``POLICY`` instead of ``choose``: a Python callable answering the environment's
+observation (``play.observation``), ``POLICY(observation, action_mask, rng) -> row``. Such a
+seat's games play through ``play.stepper`` (``play.policy_games``): the same games, slowly.
+
 The file is imported under a name made from its path and put in ``sys.modules`` before it runs
 (numba's cache needs to find the module again in the next process).
 """
@@ -65,12 +69,13 @@ def _entries(module, path: Path) -> list[dict]:
         if not isinstance(entries, (list, tuple)) or not all(isinstance(e, dict)
                                                              for e in entries):
             raise StrategyError(f"plug-in {path}: STRATEGIES must be a list of dicts with the "
-                                f"keys name, description, params, mem_w and choose")
+                                f"keys name, description, params, mem_w and choose (or policy)")
         return list(entries)
     if hasattr(module, "NAME"):
         return [{"name": module.NAME, "description": getattr(module, "DESCRIPTION", ""),
                  "params": getattr(module, "PARAMS", ()), "mem_w": getattr(module, "MEM_W", 0),
-                 "choose": getattr(module, "choose", None)}]
+                 "choose": getattr(module, "choose", None),
+                 "policy": getattr(module, "POLICY", None)}]
     raise StrategyError(f"plug-in {path} defines neither NAME and choose nor STRATEGIES "
                         f"(see docs/writing-a-strategy.md)")
 
@@ -88,6 +93,25 @@ def _check_compiled(fn, name: str, path: Path):
         raise StrategyError(f"plug-in {path}: strategy {name}'s choose returns {returned}, not "
                             f"an int; it must return the row it picks, an int 0 <= k < n")
     return fn
+
+
+POLICY_NOTE = "a Python policy: its games play through the environment, ~100x slower"
+
+
+def _policy(entry: dict, name: str, params, path: Path) -> Strategy:
+    """A plug-in whose ``POLICY(observation, action_mask, rng) -> row`` answers as an agent of
+    the environment does (docs/env.md, "A policy in a table")."""
+    policy = entry["policy"]
+    if not callable(policy):
+        raise StrategyError(f"plug-in {path}: {name}'s POLICY must be callable as "
+                            f"POLICY(observation, action_mask, rng) -> row")
+    if entry.get("choose") is not None:
+        raise StrategyError(f"plug-in {path}: {name} defines both choose and POLICY; keep one")
+    if params:
+        raise StrategyError(f"plug-in {path}: {name} is a POLICY, which takes no PARAMS")
+    description = str(entry.get("description", "")).strip()
+    return Strategy(name, 0, None, (), 0, f"{description} ({POLICY_NOTE})".strip(), path,
+                    plugin=True, policy=policy)
 
 
 def load_plugin(path) -> list[Strategy]:
@@ -111,9 +135,12 @@ def load_plugin(path) -> list[Strategy]:
         params = tuple(entry.get("params", ()))
         mem_w = entry.get("mem_w", 0)
         validate(name, 0, params, mem_w, path)
-        fn = _check_compiled(entry.get("choose"), name, path)
-        s = Strategy(name, 0, fn, params, int(mem_w), str(entry.get("description", "")), path,
-                     plugin=True)
+        if entry.get("policy") is not None:
+            s = _policy(entry, name, params, path)
+        else:
+            fn = _check_compiled(entry.get("choose"), name, path)
+            s = Strategy(name, 0, fn, params, int(mem_w), str(entry.get("description", "")),
+                         path, plugin=True)
         register_plugin(s)
         found.append(s)
     _LOADED[path] = found

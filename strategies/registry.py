@@ -53,6 +53,9 @@ class Strategy:
     inline: bool = False        # in the engine's compiled switch (``INLINE``); else a seat function
     reenters: bool = False      # plays the game on from its decisions (``REENTERS``: ``search``)
     contract: str = ""          # the spec the contract's games seat (``CONTRACT``), if not the name
+    # a plug-in's Python ``POLICY`` (docs/env.md): it answers the environment's observation,
+    # and its games play through ``play.stepper`` instead of the compiled engine (slow)
+    policy: object = field(default=None, repr=False)
 
     def defaults(self) -> np.ndarray:
         row = np.zeros(PAR_W, np.float64)

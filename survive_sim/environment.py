@@ -9,7 +9,8 @@ maps it onto PettingZoo's contract:
 * an action is a row of the legal options of the decision at hand: ``Discrete(MAX_OPTS)`` with
   the observation's ``action_mask``;
 * an observation is the agent's honest view (R11) as one fixed-shape ``int32`` array: the
-  decision, the public table, its own colours' private rows, the option rows (``OBS_*``);
+  decision, the public table, its own colours' private rows, the option rows
+  (``play.observation``: ``OBS_*``);
 * ``reset(seed=s)`` is game 0 of root seed ``s``; ``reset()`` then plays games 1, 2, ... of it,
   so a loop of resets walks the games of a table; ``options={"game": g}`` picks game ``g``;
 * the reward, at the end only, is each player's tie-split win share (B7.3 / X1.6, with komi);
@@ -24,20 +25,18 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from play.layout import R_SEAT0, REC_SEAT
+from play.observation import (OBS_COLOUR, OBS_KIND, OBS_N, OBS_OPTIONS, OBS_PLAYER,
+                              OBS_PRIVATE, OBS_PUBLIC, OBS_SIZE, colours_of, observe)
 from play.settings import Settings, SettingsError
 from play.stepper import Stepper, StrategyAnswers
-from play.layout import REC_SEAT, R_SEAT0
 from simulator.scoring import STEPS, decide
-from simulator.state import DECISION_NAMES, MAX_OPTS, OPT_W, PRIV, PRIV_W, PUB_SIZE, TURN
+from simulator.state import DECISION_NAMES, MAX_OPTS, TURN
 
-# the observation's cells: the decision (kind, option count and the colour asked: -1 when this
-# agent is not asked), the agent's player index, the public table, the private rows of its
-# colours (the second one only with 2 players, else zeros), the option rows (zeros past n)
-OBS_KIND, OBS_N, OBS_COLOUR, OBS_PLAYER = range(4)
-OBS_PUBLIC = 4
-OBS_PRIVATE = OBS_PUBLIC + PUB_SIZE
-OBS_OPTIONS = OBS_PRIVATE + 2 * PRIV_W
-OBS_SIZE = OBS_OPTIONS + MAX_OPTS * OPT_W
+__all__ = ["OBS_COLOUR", "OBS_KIND", "OBS_N", "OBS_OPTIONS", "OBS_PLAYER", "OBS_PRIVATE",
+           "OBS_PUBLIC", "OBS_SIZE", "RandomAgent", "StrategyAgent", "SurviveEnv", "env",
+           "raw_env"]
+
 _INT32 = np.iinfo(np.int32)
 _FIELDS = ("players", "boats", "lagoon_is_sea", "creatures_must_move", "max_turns", "tiebreak",
            "challenges", "dolphins", "squid", "squid_only", "komi", "setup_order")
@@ -69,8 +68,8 @@ class SurviveEnv(AECEnv):
         self.possible_agents = [agent_name(p) for p in range(self.settings.players)]
         self.agents = []
         self._player = self.settings.player_of_seat
-        self._colours = {agent_name(p): [s for s in range(self.settings.seats)
-                                         if self._player[s] == p]
+        self._colours = {agent_name(p): colours_of(p, self.settings.players,
+                                                   self.settings.seats)
                          for p in range(self.settings.players)}
         self.action_spaces = {a: spaces.Discrete(MAX_OPTS) for a in self.possible_agents}
         box = spaces.Box(_INT32.min, _INT32.max, (OBS_SIZE,), np.int32)
@@ -170,19 +169,7 @@ class SurviveEnv(AECEnv):
         """``agent``'s honest view (R11): never a hidden cell, never another player's row."""
         q = self.stepper.question
         S = q.state if q is not None else self.stepper.final_state
-        obs = np.zeros(OBS_SIZE, np.int32)
-        mask = np.zeros(MAX_OPTS, np.int8)
-        obs[OBS_PLAYER] = self.possible_agents.index(agent)
-        obs[OBS_PUBLIC:OBS_PRIVATE] = S[:PUB_SIZE]
-        for i, c in enumerate(self._colours[agent]):
-            at = OBS_PRIVATE + i * PRIV_W
-            obs[at:at + PRIV_W] = S[PRIV + c * PRIV_W:PRIV + (c + 1) * PRIV_W]
-        if q is not None and self._player[q.seat] == self.possible_agents.index(agent):
-            obs[OBS_KIND], obs[OBS_N], obs[OBS_COLOUR] = q.kind, q.n, q.seat
-            obs[OBS_OPTIONS:OBS_OPTIONS + q.n * OPT_W] = q.options.reshape(-1)
-            mask[:q.n] = 1
-        else:
-            obs[OBS_KIND] = obs[OBS_COLOUR] = -1
+        obs, mask = observe(S, self.possible_agents.index(agent), self._colours[agent], q)
         return {"observation": obs, "action_mask": mask}
 
     def state(self) -> np.ndarray:
