@@ -33,6 +33,11 @@ from .runs import spec
 BENCH_COLUMNS = ["players", "strategy", "threads", "games", "best", "slowest"]
 SEARCH_COLUMNS = ["players", "budget", "way", "decisions", "iterations", "best", "slowest"]
 GAME_COLUMNS = ["players", "budget", "seats", "games", "seconds", "slowest"]
+ENV_COLUMNS = ["players", "way", "games", "steps", "best", "slowest", "games_per_s"]
+# how ``bench_env`` plays the same games (``random``'s answers, seed by seed): the compiled
+# engine (the limit); the stepper alone, a question at a time (``play.stepper``); PettingZoo's
+# loop over the environment with a masked random agent (``last``, ``observe``, ``step``)
+ENV_WAYS = ("engine", "stepper", "env")
 # how ``bench_search`` runs the same iterations: the search itself; its playouts on drawn
 # worlds with no tree (``search:bare=2``); its playouts from the real table with no tree and no
 # worlds (``bare=1``), the engine's own game from the decision: the limit
@@ -339,3 +344,66 @@ def bench_search_games(spec: str = "search", players: str | Sequence[int] = (4, 
         if on_row is not None:
             on_row(out)
     return _search_table(rows, GAME_COLUMNS, text)
+
+
+def bench_env(players: str | Sequence[int] = (2, 3, 4, 5, 6), *, games: int = 5,
+              repeat: int = 3, seed: int = 0,
+              on_row: Callable[[dict], None] | None = None) -> pd.DataFrame:
+    """Decisions per second of the environment (docs/env.md), one thread, ``games`` games per
+    run: a row per (players, way of ``ENV_WAYS``) with ``best`` and ``slowest`` steps per
+    second of ``repeat`` runs and the games per second of the best. Every way plays the same
+    games with ``random``'s answers, so the steps are the questions of those games. Needs the
+    ``env`` extra."""
+    from play.stepper import Stepper, StrategyAnswers
+    from .games import env as make_env
+    E = SettingsError
+    counts = parse_player_counts(players if isinstance(players, str)
+                                 else ",".join(map(str, players)))
+    games = checks.whole(games, "games", 1, 10_000, error=E)
+    repeat = checks.whole(repeat, "repeat", 1, 100, error=E)
+    seed = checks.seed(seed, error=E)
+    checks.callback(on_row, "on_row", error=E)
+    rows = []
+    for p in counts:
+        settings = Settings(players=p)
+        stepper, answers, e = Stepper(settings), StrategyAnswers("random"), make_env(players=p)
+        steps = 0
+        for g in range(games):                       # the questions; compiles before timing
+            q = stepper.reset(seed, g)
+            while q is not None:
+                q = stepper.answer(answers(stepper))
+                steps += 1
+        PS.run_records(settings, seed, 0, 1)
+
+        def engine():
+            with PS.numba_threads(1):
+                PS.run_records(settings, seed, 0, games)
+
+        def stepped():
+            for g in range(games):
+                q = stepper.reset(seed, g)
+                while q is not None:
+                    q = stepper.answer(answers(stepper))
+
+        def env_loop():
+            e.reset(seed=seed)
+            for g in range(games):
+                if g:
+                    e.reset()
+                for agent in e.agent_iter():
+                    obs, _, done, cut, _ = e.last()
+                    e.step(None if done or cut else answers(e.unwrapped.stepper))
+
+        for way, fn in zip(ENV_WAYS, (engine, stepped, env_loop)):
+            times = []
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                fn()
+                times.append(time.perf_counter() - t0)
+            out = {"players": p, "way": way, "games": games, "steps": steps,
+                   "best": steps / min(times), "slowest": steps / max(times),
+                   "games_per_s": games / min(times)}
+            rows.append(out)
+            if on_row is not None:
+                on_row(out)
+    return pd.DataFrame(rows, columns=ENV_COLUMNS)

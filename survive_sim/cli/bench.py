@@ -53,10 +53,14 @@ from .progress import compile_note
               help="With --search: the budgets timed (comma-separated, each 1-100000).")
 @click.option("--decisions", type=IntRange(min=1, max=1000), default=8, show_default=True,
               help="With --search: decisions timed per player count.")
+@click.option("--env", "env", is_flag=True,
+              help="Time the PettingZoo environment (docs/env.md): decisions per second of "
+                   "the engine, the stepper and the environment's loop on the same games "
+                   "(--games per run, default 5; needs the env extra).")
 @seed_option
 @click.pass_context
 def bench(ctx, games, seconds, repeat, players_list, threads, challenges, dolphins, squid,
-          squid_only, sweep_spec, workers, search_spec, budgets, decisions, seed):
+          squid_only, sweep_spec, workers, search_spec, budgets, decisions, env, seed):
     """Games per second per player count, for `random` and `greedy` in every seat, with one
     thread and with all threads (or --threads). Each cell is the best of --repeat timed runs (as
     timeit reports), with the slowest run shown too: on a shared machine the spread is the
@@ -66,6 +70,13 @@ def bench(ctx, games, seconds, repeat, players_list, threads, challenges, dolphi
             bad("give an experiment file (or the name of a study that ships with survive-sim)",
                 "--sweep")
         _bench_sweep(sweep_spec, games, repeat, threads, workers)
+        return
+    if env:
+        if challenges or dolphins or squid or squid_only or threads or workers or \
+                search_spec is not None or sweep_spec is not None:
+            bad("--env times the base game on one thread: leave out --challenge, --dolphins, "
+                "--squid, --squid-only, --threads, --workers, --search and --sweep", "--env")
+        _bench_env(players_list, games or 5, repeat, seed)
         return
     if search_spec is not None:
         if challenges or dolphins or squid or squid_only or threads or workers:
@@ -209,3 +220,33 @@ def _bench_search(spec, budgets, players, decisions, repeat, games, seed) -> Non
                            on_row=on_game)
     except SettingsError as e:
         usage_error(e)
+
+
+def _bench_env(players, games, repeat, seed) -> None:
+    """``bench --env``: ``survive_sim.speed.bench_env``, a line per player count."""
+    from play.settings import SettingsError
+    from survive_sim.speed import bench_env, machine
+    click.echo(machine())
+    click.echo(f"decisions per second, one thread, seed {seed}, {games} games per run, best of "
+               f"{repeat} runs [slowest]; random's answers in every seat")
+    click.echo(f"{'players':>7}  {'engine':>18}  {'stepper':>16}  {'environment':>16}  "
+               f"{'env games/s':>11}")
+    line = {}
+
+    def cell(row, width):
+        slowest = f"[{row['slowest']:,.0f}]"
+        return f"{row['best']:>{width},.0f} {slowest:>8}"
+
+    def on_row(row):
+        line[row["way"]] = row
+        if row["way"] == "env":
+            click.echo(f"{row['players']:>7}  {cell(line['engine'], 9)}  "
+                       f"{cell(line['stepper'], 7)}  {cell(row, 7)}  "
+                       f"{row['games_per_s']:>11.1f}")
+
+    try:
+        bench_env(players, games=games, repeat=repeat, seed=seed, on_row=on_row)
+    except SettingsError as e:
+        usage_error(e)
+    except ImportError as e:
+        bad(str(e), "--env")
