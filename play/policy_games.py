@@ -21,7 +21,7 @@ from strategies.registry import PLUGIN_CODE
 
 from .layout import REC_W, ST_SIDS
 from .observation import colours_of, observe
-from .settings import Settings
+from .settings import Settings, settings_vector
 from .stepper import Stepper, StrategyAnswers, script_seat
 
 
@@ -61,7 +61,6 @@ def scripted_engine_args(settings: Settings, seed: int, game: int) -> tuple:
     again as the stepper played it: every seat answering the rows the game's questions were
     answered with, in order. The replay log of a game with a policy seat is written so
     (``play.record``), by the engine's own logging code."""
-    from .simulate import settings_vector
     stepper = Stepper(settings)
     _play(stepper, *_seats(settings), seed, game)
     st = settings_vector(settings)

@@ -62,6 +62,7 @@ def play_logged(settings: Settings, seed: int, game: int):
     snaps = np.zeros((MAX_EVENTS, STATE_SIZE), np.int32)
     S = np.zeros(STATE_SIZE, np.int32)
     if settings.policy_seats:        # a Python policy: the game as the stepper played it
+        # here: the stepper compiles its seat function only when a policy game is logged
         from .policy_games import scripted_engine_args
         args = scripted_engine_args(settings, seed, game)
     else:

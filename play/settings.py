@@ -28,6 +28,23 @@ from strategies.registry import (
     split_specs,
 )
 
+from .layout import (
+    ST_BOATS,
+    ST_CHAIN,
+    ST_CHALLENGES,
+    ST_JOURNAL,
+    ST_KOMI,
+    ST_LAGOON_SEA,
+    ST_MAX_TURNS,
+    ST_MUST_MOVE,
+    ST_ORDER,
+    ST_PLAYERS,
+    ST_SEATS,
+    ST_SIDS,
+    ST_SIZE,
+    ST_SQUID,
+)
+
 SUPPORTED_PLAYERS = (2, 3, 4, 5, 6)
 CHALLENGES = (1, 2, 3, 4, 5, 6)                          # X2.1-X2.4, X5 (= dolphins), X6
 RULES_BOATS = {2: (2, 2, 2, 2), 3: (2, 2, 2), 4: (2, 2, 2, 2),     # B4.4, B4.5
@@ -403,3 +420,22 @@ class Settings:
 
 _FIELD_OF_KEY = {"boats_per_seat": "boats"}
 _DICT_KEYS = set(Settings(players=4).as_dict()) | {"komi", "setup_order"}
+
+
+def settings_vector(s: Settings) -> np.ndarray:
+    """The int64 settings vector the compiled core reads (``layout.ST_*``)."""
+    st = np.zeros(ST_SIZE, np.int64)
+    st[ST_PLAYERS] = s.players
+    st[ST_SEATS] = s.seats
+    st[ST_LAGOON_SEA] = int(s.lagoon_is_sea)
+    st[ST_MUST_MOVE] = int(s.creatures_must_move)
+    st[ST_MAX_TURNS] = s.max_turns
+    st[ST_CHALLENGES] = s.challenge_bits
+    st[ST_SQUID] = s.squid_mode
+    st[ST_BOATS:ST_BOATS + s.seats] = s.boats
+    st[ST_SIDS:ST_SIDS + s.seats] = s.strategy_ids
+    st[ST_JOURNAL] = int(s.journal)
+    st[ST_CHAIN] = int(s.tiebreak == "chain")
+    st[ST_ORDER:ST_ORDER + 2] = [SETUP_ORDERS.index(o) for o in s.setup_order]   # C2.1
+    st[ST_KOMI:ST_KOMI + s.seats] = s.komi_halves                                  # C1.1
+    return st

@@ -33,44 +33,11 @@ from .layout import (
     REC_GAME,
     REC_SEAT,
     REC_W,
-    ST_BOATS,
-    ST_CHALLENGES,
-    ST_LAGOON_SEA,
-    ST_MAX_TURNS,
-    ST_MUST_MOVE,
-    ST_PLAYERS,
-    ST_SEATS,
-    ST_CHAIN,
-    ST_JOURNAL,
-    ST_KOMI,
-    ST_ORDER,
-    ST_SIDS,
-    ST_SIZE,
-    ST_SQUID,
 )
-from .settings import SETUP_ORDERS, Settings
+from .settings import SETUP_ORDERS, Settings, settings_vector
 
 SEAT_COLUMNS = REC_SEAT
 BACK_COLUMNS = tuple(f"back_{b}" for b in BACK_NAMES)
-
-
-def settings_vector(s: Settings) -> np.ndarray:
-    """The int64 settings vector the compiled core reads (``layout.ST_*``)."""
-    st = np.zeros(ST_SIZE, np.int64)
-    st[ST_PLAYERS] = s.players
-    st[ST_SEATS] = s.seats
-    st[ST_LAGOON_SEA] = int(s.lagoon_is_sea)
-    st[ST_MUST_MOVE] = int(s.creatures_must_move)
-    st[ST_MAX_TURNS] = s.max_turns
-    st[ST_CHALLENGES] = s.challenge_bits
-    st[ST_SQUID] = s.squid_mode
-    st[ST_BOATS:ST_BOATS + s.seats] = s.boats
-    st[ST_SIDS:ST_SIDS + s.seats] = s.strategy_ids
-    st[ST_JOURNAL] = int(s.journal)
-    st[ST_CHAIN] = int(s.tiebreak == "chain")
-    st[ST_ORDER:ST_ORDER + 2] = [SETUP_ORDERS.index(o) for o in s.setup_order]   # C2.1
-    st[ST_KOMI:ST_KOMI + s.seats] = s.komi_halves                                  # C1.1
-    return st
 
 
 @contextmanager
@@ -255,7 +222,7 @@ def run_records(settings: Settings, seed: int, first: int, count: int) -> np.nda
     """Raw int32 records of games ``first .. first+count-1``. A table with a Python policy
     plays through the stepper (``play.policy_games``), one decision at a time."""
     if settings.policy_seats:
-        from .policy_games import stepped_records    # imports this module's settings_vector
+        from .policy_games import stepped_records    # the stepper imports the engine
         return stepped_records(settings, seed, first, count)
     out = np.empty((count, REC_W), np.int32)
     err = np.zeros((count, 3), np.int64)

@@ -27,16 +27,16 @@ from simulator.rules import paths as PA
 from simulator.rules.layout import J_CHOICES, J_MAX, J_N, J_PHASE, W_JOURNAL, W_SIZE
 from simulator.state import MAX_OPTS, MAX_SEATS, N_STREAMS, OPT_W, OVER, STATE_SIZE
 from strategies import seat_call
-from strategies.api import MEM_W
-from strategies.registry import PLUGIN_CODE
+from strategies.api import MEM_W, PAR0
+from strategies.dispatch import apart, in_switch
+from strategies.registry import PLUGIN_CODE, param_row, parse_spec
 
 from .engine import write_record
 from .journal import PHASE_SETUP, begin, state_at, streams_at
 from .layout import C_ERR, CTX_W, REC_W, ST_JOURNAL, ST_SIDS
 from .reentry import play_on_function
-from .settings import Settings
+from .settings import Settings, settings_vector
 from .setup import new_game
-from .simulate import settings_vector
 
 ARENA_AT = MAX_SEATS * MEM_W * 8      # bytes: the arena follows the seats' memory rows
 # the arena's cells (float64): its size, the script's length and cursor, whether a question
@@ -287,8 +287,6 @@ class StrategyAnswers:
     game from the journal, whose noise streams a stepped game leaves unused."""
 
     def __init__(self, spec: str):
-        from strategies.dispatch import apart, in_switch
-        from strategies.registry import param_row, parse_spec
         s, _ = parse_spec(spec)
         if s.reenters:
             raise ValueError(f"{spec!r} searches by re-entering the game: it cannot answer a "
@@ -304,7 +302,6 @@ class StrategyAnswers:
 
     def start(self, stepper: Stepper):
         """A new game: the seats' noise streams as the game began, fresh memory rows."""
-        from strategies.api import PAR0
         self._game = (id(stepper), stepper.serial)
         self._rng[:] = stepper.streams
         self._mem[:] = 0.0

@@ -28,9 +28,9 @@ layers. In a notebook::
 * ``komi_confirm`` -- a score bonus played, beside the komi screen's reading of the same games;
 * ``env`` -- the game as a PettingZoo AEC environment, for learning agents (docs/env.md);
 * ``replay`` -> a log; ``read_log``, ``check`` (the referee), ``draw``, ``view`` (its page);
-* ``bench``, ``bench_sweep``, ``bench_search``, ``bench_search_games`` -- games per second,
-  what a sweep costs beyond its games, and the search rung's iterations per second and cost
-  per game;
+* ``bench``, ``bench_sweep``, ``bench_search``, ``bench_search_games``, ``bench_env`` --
+  games per second, what a sweep costs beyond its games, the search rung's iterations per
+  second and cost per game, the environment's steps per second;
 * ``fairest`` -> ``Fairest``, ``fair_spec``, ``fairest_plan`` -- the fairest boat allocation,
   searched and confirmed for every style of play (``.table``, ``.confirmation``,
   ``.conclusions``, ``.verdicts``, ``.report``).
@@ -43,7 +43,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 __all__ = ["CHARTS", "Fairest", "Run", "Settings", "Study", "bench", "bench_search",
-           "bench_search_games", "bench_sweep", "check",
+           "bench_env", "bench_search_games", "bench_sweep", "check",
            "check_strategy", "draw", "env", "fair_spec", "fairest", "fairest_plan",
            "komi_confirm",
            "read_log",
@@ -53,7 +53,7 @@ __all__ = ["CHARTS", "Fairest", "Run", "Settings", "Study", "bench", "bench_sear
 
 if TYPE_CHECKING:                                   # for type checkers and editors
     from .api import (CHARTS, Fairest, Run, Settings, Study, bench, bench_search,
-                      bench_search_games, bench_sweep, check,
+                      bench_env, bench_search_games, bench_sweep, check,
                       check_strategy, draw, env, fair_spec, fairest, fairest_plan, komi_confirm,
                       read_log,
                       read_table, replay, settings, simulate, simulate_chunks, spec, strategies,

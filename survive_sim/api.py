@@ -40,11 +40,12 @@ from .logs import check, draw, read_log, view
 from .ranking import check_strategy, strategies, tournament, tune
 from .runs import (CHARTS, SETTLE_CAP, Run, Study, spec, studies, study, study_folder,
                    study_plan, sweep)
-from .speed import bench, bench_search, bench_search_games, bench_sweep, machine
+from .speed import bench, bench_env, bench_search, bench_search_games, bench_sweep, machine
 from .tables import TableError, read_table, summary
 
 __all__ = ["CHARTS", "SETTLE_CAP", "ArgumentError", "Fairest", "Run", "Settings", "Study",
-           "TableError", "bench", "bench_search", "bench_search_games", "bench_sweep", "check",
+           "TableError", "bench", "bench_env", "bench_search", "bench_search_games",
+           "bench_sweep", "check",
            "check_strategy", "draw", "env", "fair_spec", "komi_confirm",
            "fairest", "fairest_plan", "machine", "read_log", "read_table", "replay", "settings",
            "simulate", "simulate_chunks", "spec", "strategies", "studies", "study",

@@ -93,10 +93,12 @@ class SurviveEnv(AECEnv):
         fresh root from the system's entropy the first time). ``options={"game": g}`` picks
         game ``g``; other keys are ignored."""
         game = (options or {}).get("game")
-        if game is not None and (not isinstance(game, (int, np.integer)) or game < 0):
+        if game is not None and (not isinstance(game, (int, np.integer))
+                                 or isinstance(game, bool) or game < 0):
             raise SettingsError(f"options['game'] must be a game index 0 or more, got {game!r}")
         if seed is not None:
-            if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
+            if (not isinstance(seed, (int, np.integer)) or isinstance(seed, bool)
+                    or not 0 <= seed < 2 ** 63):
                 raise SettingsError(f"seed must be a whole number 0 to 2**63-1, got {seed!r}")
             self.root, self.game = int(seed), -1
         elif self.root is None:
@@ -117,7 +119,7 @@ class SurviveEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         q = self.stepper.question
-        if (action is None or not isinstance(action, (int, np.integer))
+        if (not isinstance(action, (int, np.integer)) or isinstance(action, bool)
                 or not 0 <= action < q.n):
             raise ValueError(f"{agent} must answer its {DECISION_NAMES[q.kind]} decision with "
                              f"an option index 0 to {q.n - 1} (see the action mask), got "

@@ -173,7 +173,7 @@ def env(**fields):
     other fields (``boats``, ``challenges``, ``komi``, ``setup_order``, ...; every seat is an
     agent), order enforced. Needs the ``env`` extra (``pip install ".[env]"``)."""
     try:
-        from .environment import env as make
+        from .environment import env as make    # PettingZoo, an optional extra: when asked
     except ModuleNotFoundError as e:
         if e.name and e.name.split(".")[0] in ("pettingzoo", "gymnasium"):
             raise ImportError('survive_sim.env needs PettingZoo: pip install ".[env]"') from None

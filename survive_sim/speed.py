@@ -23,10 +23,12 @@ from experiments.sweeps import overhead
 from experiments.sweeps.spec import Spec, SpecError, chunk_files_problem
 from play.search import M_ITERATIONS, seat_function
 from play.settings import Settings, SettingsError, parse_player_counts
+from play.stepper import Stepper, StrategyAnswers
 from strategies import search as SR
 from strategies.registry import StrategyError, canonical, param_row, parse_spec
 
 from . import checks
+from .games import env as make_env
 from .games import settings as make_settings
 from .runs import spec
 
@@ -354,8 +356,6 @@ def bench_env(players: str | Sequence[int] = (2, 3, 4, 5, 6), *, games: int = 5,
     second of ``repeat`` runs and the games per second of the best. Every way plays the same
     games with ``random``'s answers, so the steps are the questions of those games. Needs the
     ``env`` extra."""
-    from play.stepper import Stepper, StrategyAnswers
-    from .games import env as make_env
     E = SettingsError
     counts = parse_player_counts(players if isinstance(players, str)
                                  else ",".join(map(str, players)))

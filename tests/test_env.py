@@ -229,10 +229,10 @@ def test_bad_actions_seeds_and_games_are_refused():
         e.step(0)
     e.reset(seed=1)
     n = int(e.observe(e.agent_selection)["observation"][OBS_N])
-    for bad in (n, -1, None, 1.5):
+    for bad in (n, -1, None, 1.5, True):
         with pytest.raises(ValueError, match=r"option index 0 to"):
             e.step(bad)
-    for seed in (-1, 2 ** 63, "7"):
+    for seed in (-1, 2 ** 63, "7", True):
         with pytest.raises(SettingsError, match="seed must be"):
             e.reset(seed=seed)
     with pytest.raises(SettingsError, match="options\\['game'\\]"):
@@ -289,3 +289,15 @@ def _play_next(e, agents):
         rewards[agent] = reward
         e.step(None if terminated or truncated else agents[agent](e))
     return rewards
+
+
+def test_the_docs_example_runs(capsys):
+    """docs/env.md's twenty-line loop, as written."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "docs" / "env.md").read_text()
+    code = re.search(r"## A game in twenty lines\n\n```python\n(.*?)```", text, re.S).group(1)
+    assert len(code.strip().splitlines()) <= 20
+    exec(compile(code, "docs/env.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert out.count("win share") == 5

@@ -115,6 +115,15 @@ def test_a_tournament_seats_a_policy(tmp_path):
     assert set(t.standings["strategy"]) == {"masked_random", "greedy"}
 
 
+def test_the_example_study_judges_a_policy(tmp_path):
+    """examples/policy_study.toml: a shipped claim (K1) asked of the example policy."""
+    import survive_sim as ss
+    run = ss.sweep(ROOT / "examples" / "policy_study.toml", tmp_path / "run", games=8)
+    v = run.verdicts()
+    assert list(v["claim"].unique()) == ["K1"]
+    assert "masked_random" in " ".join(map(str, v.iloc[0].values))
+
+
 def test_the_contract_passes_the_example_policy():
     import survive_sim as ss
     report = ss.check_strategy(EXAMPLE)
