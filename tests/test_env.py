@@ -301,3 +301,21 @@ def test_the_docs_example_runs(capsys):
     exec(compile(code, "docs/env.md", "exec"), {})
     out = capsys.readouterr().out
     assert out.count("win share") == 5
+
+
+def test_bench_env_prints_a_line_per_player_count():
+    """``survive-sim bench --env``: the engine, the stepper and the environment on the same
+    games; its refusals are one line with exit code 2."""
+    from support.cli_harness import invoke
+    r = invoke("bench", "--env", "--players", "2,5", "--games", 1, "--repeat", 1)
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("machine: ") and "environment" in lines[2]
+    assert [line.split()[0] for line in lines[3:]] == ["2", "5"]
+    bad = invoke("bench", "--env", "--challenge", "1")
+    assert bad.exit_code == 2 and "leave out --challenge" in bad.output
+    assert "Traceback" not in bad.output
+    import survive_sim as ss
+    table = ss.bench_env([3], games=1, repeat=1)
+    assert list(table["way"]) == ["engine", "stepper", "env"]
+    assert (table["steps"] > 100).all() and (table["best"] >= table["slowest"]).all()
