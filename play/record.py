@@ -64,9 +64,14 @@ def play_logged(settings: Settings, seed: int, game: int):
     if settings.policy_seats:        # a Python policy: the game as the stepper played it
         # here: the stepper compiles its seat function only when a policy game is logged
         from .policy_games import scripted_engine_args
-        args = scripted_engine_args(settings, seed, game)
-    else:
-        args = engine_args(settings)
+        from .stepper import SCRIPT_LOCK   # its buffers, as lazily
+        with SCRIPT_LOCK:            # the script's buffers are one per process
+            args = scripted_engine_args(settings, seed, game)
+            return _replay(settings, args, seed, game, ev, snaps, S)
+    return _replay(settings, engine_args(settings), seed, game, ev, snaps, S)
+
+
+def _replay(settings: Settings, args: tuple, seed: int, game: int, ev, snaps, S):
     n, err, kind, seat = engine_call(settings, E.replay_game, *args,
                                      np.int64(seed), np.int64(game), ev, snaps, S,
                                      games=f"game {game}", seed=seed)

@@ -16,6 +16,8 @@ journal (``J_MAX`` rows: never seen) is replayed from the start of the game inst
 """
 from __future__ import annotations
 
+import itertools
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,6 +48,8 @@ ARENA_AT = MAX_SEATS * MEM_W * 8      # bytes: the arena follows the seats' memo
 E_HEAD = 8
 _KEPT = STATE_SIZE + W_SIZE + MAX_OPTS * OPT_W
 NO_LIMIT = np.int64(1 << 62)          # seat-turns: play on until a question or the end
+_SCRIPT_ROWS = 1024                   # the arena's first room for a script; it grows if asked
+_GAMES = itertools.count(1)           # games begun in this process: no two share a serial
 
 _VIEWS = seat_call.views()
 _flat_view = seat_call._view(types.float64, 1)
@@ -113,13 +117,17 @@ def driver():
 _SCRIPT = np.zeros(1 << 15, np.int64)     # rows: a game asks a few hundred questions
 _SCRIPT_CTL = np.zeros(2, np.int64)        # rows written, next row
 _SCRIPT_FN = []
+# ``script_seat``'s buffers are one per process: hold this from writing a script until the game
+# that plays it has ended, so that two threads never play one another's rows
+SCRIPT_LOCK = threading.Lock()
 
 
 def script_seat(rows) -> object:
     """A seat function answering ``rows`` in order (every seat of one game shares it; -1 past
     the end): the engine plays a stepped game again, e.g. with its event log. It reads
     buffers at fixed addresses, so it is compiled in each process (about a second), like
-    ``experiments.capture``'s; one script at a time."""
+    ``experiments.capture``'s; one script at a time: hold ``SCRIPT_LOCK`` from this call to
+    the end of the game it plays."""
     rows = np.asarray(rows, np.int64)
     if rows.shape[0] > _SCRIPT.shape[0]:
         raise ValueError(f"a script of {rows.shape[0]} rows is longer than "
@@ -194,19 +202,21 @@ class Stepper:
         self._opts = np.zeros((MAX_OPTS, OPT_W), np.int32)
         self._ctx = np.zeros(CTX_W, np.int64)
         self._start_W = np.zeros(W_SIZE, np.int32)
+        self._mem = self._arena(_SCRIPT_ROWS)      # the seats' rows, then the arena
         self.streams = np.zeros(N_STREAMS, np.uint64)
         self.history: list[int] = []
         self.question: Question | None = None
         self.record: np.ndarray | None = None
         self.final_state: np.ndarray | None = None
         self.root = self.game = None
-        self.serial = 0                            # games begun: a policy's memory follows it
+        self.serial = 0            # this game's serial in the process: a policy's memory
+                                   # follows it (``StrategyAnswers``)
 
     # ------------------------------------------------------------------------ playing
     def reset(self, root: int, game: int = 0) -> Question | None:
         """Game ``game`` of root seed ``root``, up to its first question."""
         self.root, self.game = int(root), int(game)
-        self.serial += 1
+        self.serial = next(_GAMES)
         _start(self._S, self._st, self._rng, self._W, np.uint64(self.root),
                np.int64(self.game))
         self.streams = self._rng.copy()            # the streams at the start (seat noise too)
@@ -240,6 +250,13 @@ class Stepper:
         return self.record is not None
 
     # ------------------------------------------------------------------------ the replay
+    @staticmethod
+    def _arena(rows: int) -> np.ndarray:
+        """The seats' memory rows and, after them, an arena with room for ``rows`` script
+        rows and a kept question: allocated once per stepper, grown only by a longer script."""
+        extra = (E_HEAD + rows + _KEPT + MEM_W - 1) // MEM_W
+        return np.zeros((MAX_SEATS + extra, MEM_W), np.float64)
+
     def _play(self, rows: list[int], from_start: bool):
         W = self._W
         state_at(W, self._S)
@@ -249,9 +266,12 @@ class Stepper:
         W[W_JOURNAL + J_N] = 0                      # the setup phase has no ``begin`` of its own
         count = len(rows)
         size = E_HEAD + count + _KEPT
-        extra = (size + MEM_W - 1) // MEM_W
-        mem = np.zeros((MAX_SEATS + extra, MEM_W), np.float64)
+        if self._mem.size < MAX_SEATS * MEM_W + size:
+            self._mem = self._arena(2 * count)
+        mem = self._mem
+        mem[:MAX_SEATS] = 0.0                       # the seats' rows, as a fresh game has them
         A = mem.reshape(-1)[MAX_SEATS * MEM_W:MAX_SEATS * MEM_W + size]
+        A[:E_HEAD] = 0.0
         A[E_SIZE] = size
         A[E_COUNT] = count
         A[E_HEAD:E_HEAD + count] = rows
@@ -302,7 +322,7 @@ class StrategyAnswers:
 
     def start(self, stepper: Stepper):
         """A new game: the seats' noise streams as the game began, fresh memory rows."""
-        self._game = (id(stepper), stepper.serial)
+        self._game = stepper.serial
         self._rng[:] = stepper.streams
         self._mem[:] = 0.0
         self._mem[:, PAR0:PAR0 + self._par.shape[0]] = self._par
@@ -312,7 +332,7 @@ class StrategyAnswers:
         q = stepper.question
         if q is None:
             raise ValueError("the game is over: no question to answer")
-        if self._game != (id(stepper), stepper.serial):
+        if self._game != stepper.serial:
             self.start(stepper)
         S = q.state.copy()
         W = q.work.copy()

@@ -73,9 +73,13 @@ def test_pettingzoo_api_and_seed_tests_pass(config):
     _no_other_warnings(caught)
 
 
-def _play(e, agents: dict, seed: int, game: int | None = None):
-    """One game through the environment's own loop; returns the final rewards."""
-    e.reset(seed=seed, options=None if game is None else {"game": game})
+def _play(e, agents: dict, seed: int | None, game: int | None = None):
+    """One game through the environment's own loop; returns the final rewards. With no seed,
+    the next game of the same root (a bare ``reset()``)."""
+    if seed is None:
+        e.reset()
+    else:
+        e.reset(seed=seed, options=None if game is None else {"game": game})
     rewards = {}
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
@@ -271,7 +275,7 @@ def test_a_masked_random_agent_wins_as_the_random_rung_does():
     agents = dict.fromkeys(e.possible_agents, agent)
     won = np.zeros(4)
     for g in range(games):
-        rewards = _play(e, agents, seed=123) if g == 0 else _play_next(e, agents)
+        rewards = _play(e, agents, seed=123 if g == 0 else None)
         won += [rewards[a] for a in e.possible_agents]
     settings = Settings(players=4)
     rows = run_records(settings, 7, 0, games)
@@ -279,16 +283,6 @@ def test_a_masked_random_agent_wins_as_the_random_rung_does():
     p = (won + table) / (2 * games)
     z = (won - table) / games / np.sqrt(2 * p * (1 - p) / games)
     assert np.all(np.abs(z) < 3.5), (won / games, table / games, z)
-
-
-def _play_next(e, agents):
-    e.reset()
-    rewards = {}
-    for agent in e.agent_iter():
-        obs, reward, terminated, truncated, info = e.last()
-        rewards[agent] = reward
-        e.step(None if terminated or truncated else agents[agent](e))
-    return rewards
 
 
 def test_the_docs_example_runs(capsys):

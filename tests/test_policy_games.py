@@ -8,13 +8,14 @@ answer or exception is one line; tournaments, sweeps, reports and the contract t
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from play.policy_games import PolicyError
-from play.record import game_log
+from play.record import game_log, play_logged
 from play.settings import Settings
 from play.simulate import run_records
 from simulator.scoring import decide
@@ -70,6 +71,17 @@ def test_a_policy_games_replay_log_is_its_table_row():
     assert log["record"]["turns"] == row[4]
     assert [log["record"][f"score_{k}"] for k in range(3)] == \
         [row[R] for R in _score_columns(3)]
+
+
+def test_policy_games_logged_from_threads_are_their_own_games():
+    """``script_seat`` plays from buffers one per process: ``SCRIPT_LOCK`` keeps threads that
+    log policy games at once from playing one another's rows."""
+    (s,) = load_plugin(EXAMPLE)
+    settings = Settings(players=3, strategies=(s.name, "greedy", "random"))
+    alone = [play_logged(settings, 4, g)[2] for g in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda g: play_logged(settings, 4, g)[2], range(4)))
+    assert all(np.array_equal(a, b) for a, b in zip(alone, together))
 
 
 def _score_columns(seats):
