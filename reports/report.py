@@ -238,7 +238,6 @@ def _sample_game(job: tuple) -> page.Game | None:
     # the engine (numba, +0.6 s measured) only in the process that replays a sample game
     from play.record import game_log
 
-
     point, labels, rotated, seed = job
     try:
         game = game_log(Settings.from_dict(point["settings"]), seed, SAMPLE_GAME)
@@ -268,11 +267,13 @@ def _sample_game(job: tuple) -> page.Game | None:
                       f"at the end (event {end}, turn {events[-1]['turn']})")], caption)
 
 
-def _games_section(manifest, log=None, watch=None, pool: Pool | None = None):
+def _games_section(manifest, log=None, watch=None, pool: Pool | None = None,
+                   played: set | None = None):
     """Game ``SAMPLE_GAME`` of every setting, replayed: the board after the last setup event
     and after the last event (``replays.draw``), each picture a link to the game's viewer page
     (``replays.viewer``) at that moment; replayed by ``pool``'s processes when it has several.
-    ``None`` when no setting can be replayed here."""
+    A partial run's settings with no game finished (not in ``played``, labels) are named, not
+    shown: the run has not played their game. ``None`` when no setting can be replayed here."""
     t0 = time.perf_counter()
     seed = manifest["identity"]["seed"]
     everything = manifest["identity"]["points"]
@@ -280,9 +281,12 @@ def _games_section(manifest, log=None, watch=None, pool: Pool | None = None):
     shared: dict[str, list[dict]] = {}
     for point in everything:
         shared.setdefault(_sample_key(point["settings"]), []).append(point)
-    jobs, names_of = [], []
+    jobs, names_of, unplayed = [], [], []
     for group in shared.values():
         names = list(dict.fromkeys(shown[p["label"]] for p in group))
+        if played is not None and not any(p["label"] in played for p in group):
+            unplayed += names
+            continue
         rotated = names[0] != group[0]["label"] and names[0].endswith(" rotations)")
         # a pooled table's sample is its rotation 0 (the label its name starts with)
         point = next((p for p in group if rotated and names[0].startswith(p["label"] + " ")),
@@ -312,6 +316,10 @@ def _games_section(manifest, log=None, watch=None, pool: Pool | None = None):
     if missing:
         text.append(f"Not replayed here (their strategies are not loaded in this process): "
                     f"{', '.join(f'`{x}`' for x in missing)}.")
+    if unplayed:
+        text.append(f"Not shown: {len(unplayed)} settings with no game finished yet in this "
+                    f"partial run ({', '.join(f'`{x}`' for x in unplayed[:6])}"
+                    f"{', ...' if len(unplayed) > 6 else ''}).")
     return page.Section("Sample games", text, games=games)
 
 
@@ -461,7 +469,8 @@ def _build(run, out, log, games, scheduler, workers, w, pool, manifest, claims, 
         "Score distributions of one setting per player count, and the paired differences of "
         "win share and score against it on the same games."],
         figures=figures["details"]))
-    sample = _games_section(manifest, log, w, pool)
+    sample = _games_section(manifest, log, w, pool,
+                            played={lab for lab, (h, _) in account.items() if h > 0})
     if sample is not None:
         sections.append(sample)
     sections.append(page.Section("Statistics", [

@@ -126,6 +126,25 @@ def test_a_partial_run_is_labelled_partial(tmp_path):
         assert "PARTIAL RUN" in (tmp_path / "report" / name).read_text()
 
 
+def test_a_partial_runs_unplayed_settings_show_no_sample_game(built, tmp_path):
+    """A setting with no game finished is named under "Sample games", never drawn: the run
+    has not played its game (the report of a copy of the module's run, the 5-player
+    settings' chunks removed)."""
+    import shutil
+    root, _ = built
+    run = shutil.copytree(root / "run", tmp_path / "run")
+    gone = {p.name.split(".c0")[0] for p in run.glob("p5-*.parquet")}
+    assert len(gone) == 8
+    for p in run.glob("p5-*.parquet"):
+        p.unlink()
+    result = build_report(run, tmp_path / "report")
+    assert result.partial
+    text = (tmp_path / "report" / "index.md").read_text()
+    games = text.split("## Sample games", 1)[1].split("\n## ", 1)[0]
+    assert f"Not shown: {len(gone)} settings with no game finished yet" in games
+    assert "**p5-" not in games and "**p4-" in games
+
+
 def _one_line(r, *needles):
     assert r.exit_code == 2, (r.stdout, r.stderr)
     lines = r.stderr.strip().splitlines()
